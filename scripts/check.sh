@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# make check: the whole verdict.
+#
+# Environment: KERNEL=rtedf (default) or stock, DEBUG=1 for the debug
+# config, SMP="1 2" (vCPU counts to run the suite on), TESTS="a b" (only
+# these test programs), QUICK=1 (suite only: no checkpatch, no sparse).
+#
+# Builds what is missing, runs the guest suite on each vCPU count, then on
+# the rt-edf kernel checkpatch.pl --strict on every patch and sparse on
+# kernel/sched/ against the stock tree's baseline.  On KERNEL=stock, the
+# tests named in tools/testing/rt-edf/stock-xfail must fail and all others
+# pass.  Ends with one line 'N passed, N failed'; exits 1 on any failure.
+. "$(dirname "$0")/lib.sh"
+
+kernel=${KERNEL:-rtedf}
+smps=${SMP:-1 2}
+tests=${TESTS:-}
+debug=${DEBUG:-0}
+sfx=$([ "$debug" = 1 ] && echo -debug || true)
+case $kernel in
+rtedf) img=$BUILD/bzImage$sfx; xfail=/dev/null ;;
+stock) img=$BUILD/bzImage-stock$sfx; xfail=$TESTDIR/stock-xfail ;;
+*) die "KERNEL must be rtedf or stock" ;;
+esac
+
+start=$(date +%s)
+"$TOP/scripts/deps.sh"
+"$TOP/scripts/kbuild.sh" "$kernel"
+[ "$kernel" = rtedf ] && [ "${QUICK:-0}" != 1 ] && "$TOP/scripts/kbuild.sh" stock
+"$TOP/scripts/initramfs.sh"
+
+logs=$BUILD/logs/check-$kernel$sfx
+rm -rf "$logs"
+mkdir -p "$logs"
+status=0
+for smp in $smps; do
+	d=$logs/smp$smp
+	t0=$(date +%s)
+	"$TOP/scripts/qemu-run.sh" -k "$img" -s "$smp" -t "$tests" \
+		-T "${RTEDF_TIMEOUT:-1500}" -o "$d" || true
+	"$TOP/scripts/report.sh" "$d" "smp$smp" "$xfail" || status=1
+	msg "smp$smp: guest run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
+	cat "$d/counts" >>"$logs/counts"
+done
+
+if [ "$kernel" = rtedf ] && [ "${QUICK:-0}" != 1 ]; then
+	"$TOP/scripts/lint.sh" "$logs/lint" || status=1
+	cat "$logs/lint/counts" >>"$logs/counts"
+fi
+
+read -r p f < <(awk '{ p += $1; f += $2 } END { print p + 0, f + 0 }' "$logs/counts")
+msg "took $(($(date +%s) - start)) s"
+echo "$p passed, $f failed"
+[ "$f" = 0 ] && [ "$status" = 0 ]

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# build/initramfs.cpio.gz: busybox-static, the static programs of
+# tools/testing/rt-edf, and util-linux chrt, rt-app and cyclictest with the
+# shared libraries they load.
+. "$(dirname "$0")/lib.sh"
+
+root=$BUILD/initramfs
+bin=$BUILD/tests
+"$TOP/scripts/tree.sh" rtedf      # kselftest.h comes from the kernel tree
+make -s -C "$TESTDIR" OUT="$bin" KSFT_DIR="$KTREE/tools/testing/selftests"
+
+rm -rf "$root"
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,rtedf/bin,usr/bin,etc}
+cp /bin/busybox "$root/bin/busybox"
+cp "$TESTDIR/init" "$root/init"
+chmod 755 "$root/init"
+cp "$bin/tests.list" "$root/rtedf/"
+while read -r t; do cp "$bin/$t" "$root/rtedf/bin/"; done <"$bin/tests.list"
+for w in demo; do cp "$bin/$w" "$root/rtedf/bin/"; done
+
+# A dynamically linked program and every library it loads.
+copy_dyn() {
+	local exe=$1 lib
+	cp "$exe" "$root/usr/bin/"
+	for lib in $(ldd "$exe" | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+copy_dyn /usr/bin/chrt
+copy_dyn /usr/bin/rt-app
+copy_dyn /usr/bin/cyclictest
+# rt-app's pthread_exit() loads libgcc_s at run time.
+gcc_s=$(/sbin/ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ { print $NF; exit }')
+[ -n "$gcc_s" ] || die "libgcc_s.so.1 not found"
+mkdir -p "$root$(dirname "$gcc_s")"
+cp -L "$gcc_s" "$root$gcc_s"
+echo 'root:x:0:0:root:/:/bin/sh' >"$root/etc/passwd"
+echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>"$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --reproducible --quiet) | gzip -9n >"$BUILD/initramfs.cpio.gz.tmp"
+mv "$BUILD/initramfs.cpio.gz.tmp" "$BUILD/initramfs.cpio.gz"
+msg "initramfs: build/initramfs.cpio.gz ($(du -k "$BUILD/initramfs.cpio.gz" | cut -f1) KiB)"

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# checkpatch.pl --strict on every patch of the series, and sparse (C=2) on
+# kernel/sched/ compared with the stock tree's own warnings.
+#
+#   lint.sh DIR    (writes DIR/counts "passed failed" and the logs)
+. "$(dirname "$0")/lib.sh"
+
+dir=${1:?dir}
+mkdir -p "$dir"
+pass=0 fail=0
+verdict() {
+	printf '%-5s lint %s\n' "$1" "$2"
+	if [ "$1" = PASS ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+}
+
+n=0
+while read -r p; do
+	[ -n "$p" ] || continue
+	n=$((n + 1))
+	if "$KTREE/scripts/checkpatch.pl" --strict --no-tree --terse -q \
+		--ignore FILE_PATH_CHANGES "$TOP/patches/$p" >"$dir/checkpatch-$p.log" 2>&1; then
+		verdict PASS "checkpatch --strict: $p"
+	else
+		verdict FAIL "checkpatch --strict: $p"
+		sed 's/^/    /' "$dir/checkpatch-$p.log"
+	fi
+done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series" 2>/dev/null)
+[ $n -gt 0 ] || msg "checkpatch: the series is empty"
+
+# sparse: normalise 'path:line:col: warning: text' to 'file: warning: text'
+# so that line moves do not count, then compare the multisets.
+sparse_run() {
+	local variant=$1 log=$2
+	touch "$BUILD/.sparse-stamp"
+	"$TOP/scripts/kbuild.sh" "$variant" C=2 kernel/sched/ 2>&1 |
+		grep -E ':[0-9]+:[0-9]+: (warning|error):' |
+		sed -E 's#^.*/(kernel|include|arch)/#\1/#; s#:[0-9]+:[0-9]+:#:#' |
+		LC_ALL=C sort >"$log"
+}
+base=$BUILD/stock/out/stock/sparse-kernel-sched.log
+if [ ! -s "$base" ] || [ "$base" -ot "$BUILD/stock/out/stock/.config" ]; then
+	sparse_run stock "$base.tmp" && mv "$base.tmp" "$base"
+fi
+sparse_run rtedf "$dir/sparse.log"
+LC_ALL=C comm -13 "$base" "$dir/sparse.log" >"$dir/sparse-new.log"
+if [ -s "$dir/sparse-new.log" ]; then
+	verdict FAIL "sparse kernel/sched/: $(wc -l <"$dir/sparse-new.log") warning(s) beyond stock's $(wc -l <"$base")"
+	sed 's/^/    /' "$dir/sparse-new.log"
+else
+	verdict PASS "sparse kernel/sched/: no warning beyond stock's $(wc -l <"$base")"
+fi
+echo "$pass $fail" >"$dir/counts"
+[ $fail = 0 ]

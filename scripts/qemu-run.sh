@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Boot a kernel with the test initramfs in QEMU and save what it printed.
+#
+#   qemu-run.sh [-k IMAGE] [-s SMP] [-m MODE] [-t TESTS] [-T TIMEOUT] -o DIR
+#
+# MODE is check, demo or shell (see tools/testing/rt-edf/init).  With one
+# vCPU, '-icount shift=0,sleep=off' makes guest time virtual, so runs are
+# reproducible whatever the host load (RTEDF_ICOUNT=0 turns it off); it
+# hangs with more vCPUs, which use plain TCG.  RTEDF_KVM=1 tries KVM first.
+# DIR receives console.log (ttyS0) and results.log (ttyS1).  Exit status:
+# 0, or 124 when the hard timeout killed QEMU.
+. "$(dirname "$0")/lib.sh"
+
+img=$BUILD/bzImage smp=1 mode=check tests= timeout=900 outdir=
+while getopts k:s:m:t:T:o: opt; do
+	case $opt in
+	k) img=$OPTARG ;;
+	s) smp=$OPTARG ;;
+	m) mode=$OPTARG ;;
+	t) tests=$OPTARG ;;
+	T) timeout=$OPTARG ;;
+	o) outdir=$OPTARG ;;
+	*) die "bad option" ;;
+	esac
+done
+[ -f "$img" ] || die "no kernel image $img"
+initrd=$BUILD/initramfs.cpio.gz
+[ -f "$initrd" ] || die "no initramfs: run scripts/initramfs.sh"
+
+append="console=ttyS0 loglevel=5 panic=-1 rtedf.mode=$mode"
+append+=" hung_task_panic=0 softlockup_panic=0"
+[ -n "$tests" ] && append+=" rtedf.tests=${tests// /,}"
+[ -n "${RTEDF_APPEND:-}" ] && append+=" $RTEDF_APPEND"
+
+accel=(-accel tcg)
+if [ "${RTEDF_KVM:-0}" = 1 ] && [ -w /dev/kvm ]; then
+	accel=(-accel kvm -accel tcg)
+elif [ "$smp" = 1 ] && [ "${RTEDF_ICOUNT:-1}" = 1 ]; then
+	accel+=(-icount shift=0,sleep=off)
+fi
+qemu=(qemu-system-x86_64 "${accel[@]}" -m 512M -smp "$smp" -no-reboot
+      -net none -kernel "$img" -initrd "$initrd" -append "$append")
+
+if [ "$mode" = shell ]; then
+	exec "${qemu[@]}" -nographic -serial mon:stdio -serial null
+fi
+
+[ -n "$outdir" ] || die "-o DIR is required"
+mkdir -p "$outdir"
+rm -f "$outdir/console.log" "$outdir/results.log"
+echo "${qemu[*]}" >"$outdir/qemu.cmd"
+rc=0
+timeout -k 10 "$timeout" "${qemu[@]}" -display none -monitor none \
+	-serial "file:$outdir/console.log" -serial "file:$outdir/results.log" \
+	</dev/null >"$outdir/qemu.out" 2>&1 || rc=$?
+[ $rc = 124 ] || [ $rc = 137 ] && { msg "QEMU killed after ${timeout}s"; exit 124; }
+[ $rc = 0 ] || { cat "$outdir/qemu.out" >&2; die "QEMU failed ($rc)"; }
+exit 0

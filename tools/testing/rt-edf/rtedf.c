@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Shared helpers of the rt-edf guest tests; see rtedf.h. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rtedf.h"
+
+void rtedf_init(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ksft_print_header();
+	cg_mount();
+}
+
+void cg_mount(void)
+{
+	struct stat st;
+
+	if (stat(CG_ROOT "/cpu.rt_period_us", &st) == 0)
+		return;
+	mkdir("/sys/fs/cgroup", 0755);
+	mount("cgroup_root", "/sys/fs/cgroup", "tmpfs", 0, "mode=755");
+	mkdir(CG_ROOT, 0755);
+	if (mount("cgroup", CG_ROOT, "cgroup", 0, "cpu,cpuacct"))
+		die("mount -t cgroup -o cpu,cpuacct " CG_ROOT);
+}
+
+const char *cg_path(const char *group, const char *file)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s%s%s%s%s", CG_ROOT, *group ? "/" : "",
+		 group, *file ? "/" : "", file);
+	return buf;
+}
+
+bool cg_has(const char *group, const char *file)
+{
+	return access(cg_path(group, file), F_OK) == 0;
+}
+
+int cg_write(const char *group, const char *file, const char *val)
+{
+	int fd = open(cg_path(group, file), O_WRONLY);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+int cg_write_ll(const char *group, const char *file, long long val)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lld", val);
+	return cg_write(group, file, buf);
+}
+
+int cg_read_ll(const char *group, const char *file, long long *val)
+{
+	char buf[64];
+	int fd = open(cg_path(group, file), O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -ENODATA;
+	buf[n] = 0;
+	*val = strtoll(buf, NULL, 10);
+	return 0;
+}
+
+int cg_group(const char *group, long long period_us, long long runtime_us)
+{
+	int err;
+
+	if (mkdir(cg_path(group, ""), 0755) && errno != EEXIST)
+		return -errno;
+	/*
+	 * Shrink before growing, so that no intermediate state is refused:
+	 * runtime to zero, then the period, then the runtime.
+	 */
+	if (cg_has(group, "cpu.rt_task_runtime_us")) {
+		err = cg_write_ll(group, "cpu.rt_task_runtime_us", 0);
+		if (err)
+			return err;
+	}
+	err = cg_write_ll(group, "cpu.rt_runtime_us", 0);
+	if (!err)
+		err = cg_write_ll(group, "cpu.rt_period_us", period_us);
+	if (!err)
+		err = cg_write_ll(group, "cpu.rt_runtime_us", runtime_us);
+	if (!err && cg_has(group, "cpu.rt_task_period_us")) {
+		err = cg_write_ll(group, "cpu.rt_task_period_us", period_us);
+		if (!err)
+			err = cg_write_ll(group, "cpu.rt_task_runtime_us",
+					  runtime_us);
+	}
+	return err;
+}
+
+int cg_remove(const char *group)
+{
+	return rmdir(cg_path(group, "")) ? -errno : 0;
+}
+
+int cg_attach(const char *group, pid_t pid)
+{
+	return cg_write_ll(group, "tasks", pid);
+}
+
+bool cg_contains(const char *group, pid_t pid)
+{
+	char path[64], line[512], want[512];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+	snprintf(want, sizeof(want), "/%s\n", group);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		char *ctl = strchr(line, ':'), *grp;
+
+		if (!ctl || !(grp = strchr(ctl + 1, ':')))
+			continue;
+		*grp++ = 0;
+		if (strstr(ctl + 1, "cpu") && !strcmp(grp, want))
+			found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+int set_sched(pid_t pid, int policy, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	return sched_setscheduler(pid, policy, &sp) ? -errno : 0;
+}
+
+int pin_cpu(pid_t pid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
+}
+
+int nr_cpus(void)
+{
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = ns / NSEC_PER_SEC,
+		.tv_nsec = ns % NSEC_PER_SEC,
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+		;
+}
+
+uint64_t cputime_ns(pid_t pid)
+{
+	struct timespec ts;
+	clockid_t clk;
+
+	if (clock_getcpuclockid(pid, &clk) || clock_gettime(clk, &ts))
+		return 0;
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+pid_t spawn_busy(const char *group, int policy, int prio, int cpu)
+{
+	int pfd[2], err = 0;
+	pid_t pid;
+
+	if (pipe(pfd))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(pfd[0]);
+		err = -cg_attach(group, getpid());
+		if (!err && cpu >= 0)
+			err = -pin_cpu(0, cpu);
+		if (!err)
+			err = -set_sched(0, policy, prio);
+		if (write(pfd[1], &err, sizeof(err)) != sizeof(err) || err)
+			_exit(1);
+		close(pfd[1]);
+		for (;;)
+			;
+	}
+	close(pfd[1]);
+	if (read(pfd[0], &err, sizeof(err)) != sizeof(err) || err) {
+		ksft_print_msg("busy worker in '%s' failed: %s\n", group,
+			       strerror(err));
+		waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	close(pfd[0]);
+	return pid;
+}
+
+void stop_child(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+void measure_permille(const pid_t *pids, int n, uint64_t window_ns,
+		      double *permille)
+{
+	uint64_t t0, t1, c0[n], c1[n];
+	int i;
+
+	set_sched(0, SCHED_FIFO, 99);
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		c0[i] = cputime_ns(pids[i]);
+	sleep_ns(window_ns);
+	for (i = 0; i < n; i++)
+		c1[i] = cputime_ns(pids[i]);
+	t1 = now_ns();
+	set_sched(0, SCHED_OTHER, 0);
+	for (i = 0; i < n; i++)
+		permille[i] = 1000.0 * (c1[i] - c0[i]) / (t1 - t0);
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared helpers of the rt-edf guest tests: cgroup v1 'cpu' setup, RT
+ * policy changes, busy and periodic workers, CPU share measurement.
+ * Every test is a static program printing kselftest TAP on stdout.
+ */
+#ifndef RTEDF_H
+#define RTEDF_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "kselftest.h"
+
+/* Where the tests mount the cgroup v1 cpu,cpuacct hierarchy. */
+#define CG_ROOT "/sys/fs/cgroup/cpu"
+
+#define NSEC_PER_USEC	1000ULL
+#define NSEC_PER_MSEC	1000000ULL
+#define NSEC_PER_SEC	1000000000ULL
+
+/* Mounts the hierarchy at CG_ROOT unless it is; exits on failure. */
+void cg_mount(void);
+/* Line-buffers stdout, prints the TAP header, mounts the hierarchy. */
+void rtedf_init(void);
+
+/* "<CG_ROOT>/<group>/<file>"; group "" is the root.  Static buffer. */
+const char *cg_path(const char *group, const char *file);
+bool cg_has(const char *group, const char *file);
+/* Writes the string as one write(2); returns 0 or -errno. */
+int cg_write(const char *group, const char *file, const char *val);
+int cg_write_ll(const char *group, const char *file, long long val);
+/* Reads a number; returns 0 or -errno. */
+int cg_read_ll(const char *group, const char *file, long long *val);
+/* Creates (or reuses) a group and gives it runtime every period (us). */
+int cg_group(const char *group, long long period_us, long long runtime_us);
+/* Removes a group (it must hold no task).  Returns 0 or -errno. */
+int cg_remove(const char *group);
+int cg_attach(const char *group, pid_t pid);
+/* True when pid is in group (as /proc/<pid>/cgroup says). */
+bool cg_contains(const char *group, pid_t pid);
+
+int set_sched(pid_t pid, int policy, int prio);
+int pin_cpu(pid_t pid, int cpu);
+int nr_cpus(void);
+
+uint64_t now_ns(void);
+void sleep_ns(uint64_t ns);
+/* CPU time consumed by process pid so far, in ns. */
+uint64_t cputime_ns(pid_t pid);
+
+/*
+ * Forks a child that joins group, pins itself to cpu (-1: any), takes the
+ * policy and priority, then spins until killed.  Returns its pid once it
+ * runs with the policy, or -1.
+ */
+pid_t spawn_busy(const char *group, int policy, int prio, int cpu);
+void stop_child(pid_t pid);
+
+/*
+ * Runs the calling measurer at SCHED_FIFO 99 in the root group (so that it
+ * samples on time), waits window_ns and stores in permille[i] the share of
+ * one CPU that pids[i] received over the window.
+ */
+void measure_permille(const pid_t *pids, int n, uint64_t window_ns,
+		      double *permille);
+
+/* Fails the whole test program with a TAP bail-out. */
+#define die(fmt, ...) ksft_exit_fail_msg(fmt ": %s\n", ##__VA_ARGS__, strerror(errno))
+
+#endif
