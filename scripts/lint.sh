@@ -31,8 +31,7 @@ done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series" 2>/dev/nu
 # so that line moves do not count, then compare the multisets.
 sparse_run() {
 	local variant=$1 log=$2
-	touch "$BUILD/.sparse-stamp"
-	"$TOP/scripts/kbuild.sh" "$variant" C=2 kernel/sched/ 2>&1 |
+	DEBUG=0 "$TOP/scripts/kbuild.sh" "$variant" C=2 kernel/sched/ 2>&1 |
 		grep -E ':[0-9]+:[0-9]+: (warning|error):' |
 		sed -E 's#^.*/(kernel|include|arch)/#\1/#; s#:[0-9]+:[0-9]+:#:#' |
 		LC_ALL=C sort >"$log"
