@@ -12,6 +12,7 @@
 
 #define G	"bad"
 #define CHILD	"bad/child"
+#define BIG	"bad-big"
 #define P_US	100000
 #define Q_US	10000
 
@@ -92,13 +93,16 @@ int main(void)
 	/* Over-subscription at the root: more than the global RT limit. */
 	cg_read_ll("", "cpu.rt_period_us", &root_period);
 	cg_read_ll("", "cpu.rt_runtime_us", &root_runtime);
-	cg_write_ll(G, "cpu.rt_runtime_us", 0);
-	cg_write_ll(G, "cpu.rt_period_us", root_period);
-	err = cg_write_ll(G, "cpu.rt_runtime_us",
+	cg_remove(BIG);
+	if (mkdir(cg_path(BIG, ""), 0755))
+		die("mkdir " BIG);
+	cg_write_ll(BIG, "cpu.rt_period_us", root_period);
+	err = cg_write_ll(BIG, "cpu.rt_runtime_us",
 			  root_runtime + (root_period - root_runtime) / 2);
-	ksft_test_result(err && unchanged(G, root_period, 0) &&
+	ksft_test_result(err && unchanged(BIG, root_period, 0) &&
 			 unchanged("", root_period, root_runtime),
 			 "a group larger than the global RT limit is refused\n");
+	cg_remove(BIG);
 
 	cg_remove(G);
 	ksft_finished();

@@ -33,6 +33,14 @@ void cg_mount(void)
 	mkdir(CG_ROOT, 0755);
 	if (mount("cgroup", CG_ROOT, "cgroup", 0, "cpu,cpuacct"))
 		die("mount -t cgroup -o cpu,cpuacct " CG_ROOT);
+	/*
+	 * rt-edf: by default the root group's own RT tasks hold all of the
+	 * RT bandwidth; leave them 5% so that groups can be reserved, as the
+	 * administrator's tutorial does.
+	 */
+	if (cg_has("", "cpu.rt_task_runtime_us") &&
+	    cg_write_ll("", "cpu.rt_task_runtime_us", ROOT_TASK_RUNTIME_US))
+		die("lowering the root group's cpu.rt_task_runtime_us");
 }
 
 const char *cg_path(const char *group, const char *file)

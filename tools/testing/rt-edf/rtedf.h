@@ -17,6 +17,9 @@
 /* Where the tests mount the cgroup v1 cpu,cpuacct hierarchy. */
 #define CG_ROOT "/sys/fs/cgroup/cpu"
 
+/* What the tests leave to the root group's own RT tasks (of 1 s). */
+#define ROOT_TASK_RUNTIME_US	50000
+
 #define NSEC_PER_USEC	1000ULL
 #define NSEC_PER_MSEC	1000000ULL
 #define NSEC_PER_SEC	1000000000ULL
