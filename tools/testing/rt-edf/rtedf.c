@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -269,4 +270,88 @@ void measure_permille(const pid_t *pids, int n, uint64_t window_ns,
 	set_sched(0, SCHED_OTHER, 0);
 	for (i = 0; i < n; i++)
 		permille[i] = 1000.0 * (c1[i] - c0[i]) / (t1 - t0);
+}
+
+void burn_cpu(uint64_t ns)
+{
+	struct timespec ts;
+	uint64_t start, t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	start = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+	do {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		t = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+	} while (t - start < ns);
+}
+
+void *shared_alloc(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	memset(p, 0, size);
+	return p;
+}
+
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = {
+		.tv_sec = t / NSEC_PER_SEC,
+		.tv_nsec = t % NSEC_PER_SEC,
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+pid_t spawn_periodic(const char *group, int prio, int cpu, uint64_t wcet_ns,
+		     uint64_t period_ns, uint64_t duration_ns,
+		     struct periodic_stats **statsp)
+{
+	struct periodic_stats *st = shared_alloc(sizeof(*st));
+	pid_t pid;
+
+	*statsp = st;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		uint64_t release, end;
+		int64_t late;
+
+		if (cg_attach(group, getpid()) ||
+		    (cpu >= 0 && pin_cpu(0, cpu)) ||
+		    set_sched(0, SCHED_FIFO, prio))
+			_exit(2);
+		release = now_ns() + 10 * NSEC_PER_MSEC;
+		end = release + duration_ns;
+		for (; release < end; release += period_ns) {
+			sleep_until(release);
+			burn_cpu(wcet_ns);
+			late = (int64_t)(now_ns() - (release + period_ns));
+			st->jobs++;
+			if (late > 0)
+				st->misses++;
+			if (st->jobs == 1 || late > st->max_lateness_ns)
+				st->max_lateness_ns = late;
+		}
+		st->cputime_ns = cputime_ns(0);
+		_exit(0);
+	}
+	return pid;
+}
+
+struct periodic_stats *wait_periodic(pid_t pid, struct periodic_stats *st)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		ksft_print_msg("periodic worker %d failed (status %#x)\n",
+			       pid, status);
+	return st;
 }

@@ -70,6 +70,31 @@ void stop_child(pid_t pid);
 void measure_permille(const pid_t *pids, int n, uint64_t window_ns,
 		      double *permille);
 
+/* Burns ns of the calling thread's CPU time. */
+void burn_cpu(uint64_t ns);
+
+/* What a periodic worker saw; lives in memory shared with the parent. */
+struct periodic_stats {
+	unsigned long jobs;
+	unsigned long misses;		/* jobs finished after their deadline */
+	int64_t max_lateness_ns;	/* finish - deadline, worst job */
+	uint64_t cputime_ns;
+};
+
+/*
+ * Forks a periodic worker in group, pinned to cpu (-1: any) at SCHED_FIFO
+ * prio: every period_ns from its first release it needs wcet_ns of CPU
+ * time, and its deadline is the next release.  It stops after
+ * duration_ns; collect it with wait_periodic().
+ */
+pid_t spawn_periodic(const char *group, int prio, int cpu, uint64_t wcet_ns,
+		     uint64_t period_ns, uint64_t duration_ns,
+		     struct periodic_stats **stats);
+/* Waits for the worker; returns its stats (unmapped by the next call). */
+struct periodic_stats *wait_periodic(pid_t pid, struct periodic_stats *stats);
+/* Shared anonymous memory for results of a child. */
+void *shared_alloc(size_t size);
+
 /* Fails the whole test program with a TAP bail-out. */
 #define die(fmt, ...) ksft_exit_fail_msg(fmt ": %s\n", ##__VA_ARGS__, strerror(errno))
 

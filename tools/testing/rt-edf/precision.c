@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Enforcement precision: a busy task alone in a reservation of Q every
+ * 50 ms never runs more than Q + 50 us in one period.  The task measures
+ * itself: it reads its CPU time in a tight loop, and a wall-clock gap of
+ * more than 5 ms (the group is throttled for about 40 ms) ends a period.
+ *
+ * Q takes the values 10, 10.25, 10.5 and 10.75 ms, 20 periods each, on
+ * CPU 0.  Budgets enforced only at the 1 ms tick overrun by the distance
+ * from the budget's end to the next tick, which differs by 0.25 ms from
+ * one Q to the next, so at least one of them shows an overrun of 0.7 ms
+ * or more; the hrtick stops the group within tens of microseconds.
+ */
+#include <stdlib.h>
+#include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rtedf.h"
+
+#define P_US		50000
+#define PERIODS		20
+#define GAP		(5 * NSEC_PER_MSEC)
+#define TOL_NS		(50 * NSEC_PER_USEC)
+
+struct burst_stats {
+	int periods;
+	uint64_t max_ns;
+};
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/* Child: busy in group, recording the CPU time of each full period. */
+static void measure_bursts(const char *group, struct burst_stats *bs)
+{
+	uint64_t last, start_cpu, cpu, t;
+	int seen = 0;
+
+	if (cg_attach(group, getpid()) || pin_cpu(0, 0) ||
+	    set_sched(0, SCHED_FIFO, 50))
+		_exit(2);
+	last = now_ns();
+	start_cpu = cpu = thread_cpu_ns();
+	while (bs->periods < PERIODS) {
+		uint64_t c = thread_cpu_ns();
+
+		t = now_ns();
+		if (t - last > GAP) {
+			/* The period before the gap ended at cpu. */
+			if (seen++ > 0) {	/* the first one began mid-budget */
+				if (cpu - start_cpu > bs->max_ns)
+					bs->max_ns = cpu - start_cpu;
+				bs->periods++;
+			}
+			start_cpu = c;
+		}
+		cpu = c;
+		last = t;
+	}
+	_exit(0);
+}
+
+int main(void)
+{
+	static const long long q_us[] = { 10000, 10250, 10500, 10750 };
+	unsigned int i;
+
+	rtedf_init();
+	ksft_set_plan(4);
+
+	for (i = 0; i < 4; i++) {
+		struct burst_stats *bs = shared_alloc(sizeof(*bs));
+		char group[32];
+		pid_t pid;
+
+		snprintf(group, sizeof(group), "precision-%lld", q_us[i]);
+		if (cg_group(group, P_US, q_us[i]))
+			die("setting up %s", group);
+		fflush(NULL);
+		pid = fork();
+		if (pid == 0)
+			measure_bursts(group, bs);
+		if (pid < 0 || waitpid(pid, NULL, 0) < 0)
+			die("fork");
+		cg_remove(group);
+		ksft_print_msg("Q = %lld us: %d periods, most run in one %llu us, overrun %lld us\n",
+			       q_us[i], bs->periods, (unsigned long long)bs->max_ns / 1000,
+			       (long long)(bs->max_ns - q_us[i] * 1000) / 1000);
+		ksft_test_result(bs->periods == PERIODS &&
+				 bs->max_ns <= q_us[i] * NSEC_PER_USEC + TOL_NS,
+				 "a %lld us budget is never overrun by more than 50 us\n",
+				 q_us[i]);
+	}
+	ksft_finished();
+}
