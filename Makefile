@@ -8,6 +8,7 @@
 #   make initramfs       build/initramfs.cpio.gz
 #   make test T=share    one test program on one boot (SMP=1 by default)
 #   make shell           a shell in the guest (SMP=1, KERNEL=rtedf)
+#   make series-check    build, boot and checkpatch every patch in turn
 #   make patches         export build/linux base..HEAD into patches/
 #   make tree-reset      discard build/linux's commits, re-apply patches/
 #   make clean           remove build/ (ccache is kept in build/ccache)
@@ -16,7 +17,7 @@ S := scripts
 export KERNEL DEBUG SMP TESTS QUICK
 
 .PHONY: all deps kernel kernel-stock initramfs check demo test shell patches \
-	tree-reset clean
+	tree-reset clean series-check
 
 all: kernel
 
@@ -46,6 +47,9 @@ shell: deps
 	@$(S)/initramfs.sh
 	@$(S)/qemu-run.sh -k build/bzImage$(if $(filter stock,$(KERNEL)),-stock) \
 		-s $(or $(SMP),1) -m shell
+
+series-check: kernel
+	@$(S)/series-check.sh
 
 patches:
 	@$(S)/tree.sh export

@@ -46,18 +46,6 @@ static int set_deadline(pid_t pid, uint64_t runtime, uint64_t period)
 	return syscall(SYS_sched_setattr, pid, &attr, 0) ? -errno : 0;
 }
 
-static pid_t sleeper(void)
-{
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0)
-		for (;;)
-			pause();
-	return pid;
-}
-
 int main(void)
 {
 	pid_t a, b;
@@ -68,8 +56,8 @@ int main(void)
 
 	if (cg_group(G, 1000000, 700000))
 		die("setting up " G);
-	a = sleeper();
-	b = sleeper();
+	a = spawn_sleeper();
+	b = spawn_sleeper();
 
 	err = set_deadline(a, 30 * NSEC_PER_MSEC, 100 * NSEC_PER_MSEC);
 	ksft_print_msg("DEADLINE 30/100 ms: %s\n", err ? strerror(-err) : "admitted");

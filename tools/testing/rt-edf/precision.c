@@ -15,6 +15,7 @@
  * one Q to the next, so at least one of them shows an overrun of 0.7 ms
  * or more; the hrtick stops the group within tens of microseconds.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -63,13 +64,16 @@ static void measure_bursts(const char *group, struct burst_stats *bs)
 int main(void)
 {
 	static const long long q_us[] = { 10000, 10250, 10500, 10750 };
+	long long worst = LLONG_MIN;
+	bool all = true;
 	unsigned int i;
 
 	rtedf_init();
-	ksft_set_plan(4);
+	ksft_set_plan(1);
 
 	for (i = 0; i < 4; i++) {
 		struct burst_stats *bs = shared_alloc(sizeof(*bs));
+		long long overrun;
 		char group[32];
 		pid_t pid;
 
@@ -83,13 +87,15 @@ int main(void)
 		if (pid < 0 || waitpid(pid, NULL, 0) < 0)
 			die("fork");
 		cg_remove(group);
+		overrun = (long long)bs->max_ns - q_us[i] * 1000;
 		ksft_print_msg("Q = %lld us: %d periods, most run in one %llu us, overrun %lld us\n",
 			       q_us[i], bs->periods, (unsigned long long)bs->max_ns / 1000,
-			       (long long)(bs->max_ns - q_us[i] * 1000) / 1000);
-		ksft_test_result(bs->periods == PERIODS &&
-				 bs->max_ns <= q_us[i] * NSEC_PER_USEC + TOL_NS,
-				 "a %lld us budget is never overrun by more than 50 us\n",
-				 q_us[i]);
+			       overrun / 1000);
+		all = all && bs->periods == PERIODS;
+		if (overrun > worst)
+			worst = overrun;
 	}
+	ksft_test_result(all && worst <= (long long)TOL_NS,
+			 "no budget of 10 to 10.75 ms is overrun by more than 50 us\n");
 	ksft_finished();
 }

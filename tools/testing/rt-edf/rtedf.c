@@ -245,6 +245,19 @@ pid_t spawn_busy(const char *group, int policy, int prio, int cpu)
 	return pid;
 }
 
+pid_t spawn_sleeper(void)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
 void stop_child(pid_t pid)
 {
 	if (pid <= 0)

@@ -61,6 +61,8 @@ uint64_t cputime_ns(pid_t pid);
  */
 pid_t spawn_busy(const char *group, int policy, int prio, int cpu);
 void stop_child(pid_t pid);
+/* Forks a child that sleeps until killed, where it is (SCHED_OTHER). */
+pid_t spawn_sleeper(void);
 
 /*
  * Runs the calling measurer at SCHED_FIFO 99 in the root group (so that it

@@ -35,19 +35,6 @@ static int run_chrt(const char *a1, const char *a2, pid_t pid)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-static pid_t sleeper(void)
-{
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		for (;;)
-			pause();
-	}
-	return pid;
-}
-
 static bool has_sched(pid_t pid, int policy, int prio)
 {
 	struct sched_param sp;
@@ -66,7 +53,7 @@ int main(void)
 
 	if (cg_group(G, 100000, 10000))
 		die("setting up group " G);
-	pid = sleeper();
+	pid = spawn_sleeper();
 	if (pid < 0)
 		die("fork");
 

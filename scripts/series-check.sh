@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# make series-check: build and boot every prefix of the series.
+#
+# For each commit of build/linux base..HEAD, in order: check it out in the
+# worktree build/series/linux, build it (incrementally, ccache), boot it on
+# one vCPU with a smoke test (SERIES_TESTS, default: cgroup_files share
+# bad_input), and run checkpatch --strict on that patch alone.  Prints one
+# verdict per patch and 'N passed, N failed'.
+. "$(dirname "$0")/lib.sh"
+
+tree=$BUILD/series/linux
+out=$BUILD/series/out/series
+tests=${SERIES_TESTS:-cgroup_files share bad_input}
+
+"$TOP/scripts/tree.sh" rtedf
+"$TOP/scripts/initramfs.sh"
+if [ ! -e "$tree/.git" ]; then
+	git -C "$KTREE" worktree prune
+	git -C "$KTREE" worktree add -q --detach "$tree" base
+fi
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+export KBUILD_BUILD_USER=rt-edf KBUILD_BUILD_HOST=qemu KBUILD_BUILD_TIMESTAMP="@0"
+kmake() { make -s -C "$tree" O="$out" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)" "$@"; }
+
+pass=0 fail=0
+n=0
+for c in $(git -C "$KTREE" rev-list --reverse base..HEAD); do
+	n=$((n + 1))
+	subject=$(git -C "$KTREE" log -1 --format=%s "$c")
+	git -C "$tree" checkout -q --detach "$c"
+	mkdir -p "$out"
+	if [ ! -f "$out/.config" ]; then
+		cp "$BUILD/out/rtedf/.config" "$out/.config"
+	fi
+	kmake olddefconfig >/dev/null
+	why=
+	if ! kmake bzImage >"$out/build-$n.log" 2>&1; then
+		why="does not build (build/series/out/series/build-$n.log)"
+	elif grep -q 'warning:' "$out/build-$n.log"; then
+		why="builds with warnings (build/series/out/series/build-$n.log)"
+	else
+		d=$BUILD/logs/series/$n
+		"$TOP/scripts/qemu-run.sh" -k "$out/arch/x86/boot/bzImage" -s 1 \
+			-t "$tests" -T 600 -o "$d" || true
+		"$TOP/scripts/report.sh" "$d" "patch $n" >"$d/report" ||
+			why="fails its smoke test ($(grep -c '^FAIL' "$d/report") failures, $d)"
+		git -C "$KTREE" format-patch -1 --stdout "$c" |
+			"$KTREE/scripts/checkpatch.pl" --strict --terse -q \
+			--ignore FILE_PATH_CHANGES - >"$d/checkpatch" 2>/dev/null ||
+			why="${why:+$why; }checkpatch --strict complains ($d/checkpatch)"
+	fi
+	if [ -z "$why" ]; then
+		printf 'PASS  series %02d %s\n' "$n" "$subject"
+		pass=$((pass + 1))
+	else
+		printf 'FAIL  series %02d %s: %s\n' "$n" "$subject" "$why"
+		fail=$((fail + 1))
+	fi
+done
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
