@@ -97,7 +97,26 @@ int cg_read_ll(const char *group, const char *file, long long *val)
 	return 0;
 }
 
+static int __cg_group(const char *group, long long period_us, long long runtime_us);
+
+/*
+ * A group removed just before may still count against admission on the
+ * stock kernel until it is released: retry for up to a second.
+ */
 int cg_group(const char *group, long long period_us, long long runtime_us)
+{
+	int err, i;
+
+	for (i = 0; i < 10; i++) {
+		err = __cg_group(group, period_us, runtime_us);
+		if (err != -EBUSY && err != -EINVAL)
+			break;
+		sleep_ns(100 * NSEC_PER_MSEC);
+	}
+	return err;
+}
+
+static int __cg_group(const char *group, long long period_us, long long runtime_us)
 {
 	int err;
 
