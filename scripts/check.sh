@@ -9,8 +9,8 @@
 # Builds what is missing, runs the guest suite on each vCPU count, then on
 # the rt-edf kernel the churn torture (scripts/torture.sh), checkpatch.pl
 # --strict on every patch and sparse on kernel/sched/ against the stock
-# tree's baseline.  On KERNEL=stock, the tests named in tools/testing/rt-edf/stock-xfail must fail and all others
-# pass.  Ends with one line 'N passed, N failed'; exits 1 on any failure.
+# tree's baseline.  On KERNEL=stock, the tests named in
+# tools/testing/rt-edf/stock-xfail must fail and all others pass.  Ends with one line 'N passed, N failed'; exits 1 on any failure.
 . "$(dirname "$0")/lib.sh"
 
 kernel=${KERNEL:-rtedf}
