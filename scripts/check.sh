@@ -10,7 +10,8 @@
 # the rt-edf kernel the churn torture (scripts/torture.sh), checkpatch.pl
 # --strict on every patch and sparse on kernel/sched/ against the stock
 # tree's baseline.  On KERNEL=stock, the tests named in
-# tools/testing/rt-edf/stock-xfail must fail and all others pass.  Ends with one line 'N passed, N failed'; exits 1 on any failure.
+# tools/testing/rt-edf/stock-xfail must fail and all others pass.  Ends
+# with one line 'N passed, N failed'; exits 1 on any failure.
 . "$(dirname "$0")/lib.sh"
 
 kernel=${KERNEL:-rtedf}
