@@ -3,12 +3,10 @@
 #
 # Environment: KERNEL=rtedf (default) or stock, DEBUG=1 for the debug
 # config, SMP="1 2" (vCPU counts to run the suite on), TESTS="a b" (only
-# these test programs), QUICK=1 (suite only: no torture, no checkpatch, no
-# sparse), TORTURE_DURATION (seconds per torture run, default 90).
+# these test programs), QUICK=1 (suite only: no checkpatch, no sparse).
 #
 # Builds what is missing, runs the guest suite on each vCPU count, then on
-# the rt-edf kernel the churn torture (scripts/torture.sh), checkpatch.pl
-# --strict on every patch and sparse on kernel/sched/ against the stock
+# the rt-edf kernel checkpatch.pl --strict on every patch and sparse on kernel/sched/ against the stock
 # tree's baseline.  On KERNEL=stock, the tests named in
 # tools/testing/rt-edf/stock-xfail must fail and all others pass.  Ends
 # with one line 'N passed, N failed'; exits 1 on any failure.
@@ -45,13 +43,6 @@ for smp in $smps; do
 	msg "smp$smp: guest run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
 	cat "$d/counts" >>"$logs/counts"
 done
-
-# The churn torture, 3 minutes (90 s on 2 and on 4 vCPUs).
-if [ "$kernel" = rtedf ] && [ "${QUICK:-0}" != 1 ] && [ -z "$tests" ]; then
-	TORTURE_NOBUILD=1 DURATION=${TORTURE_DURATION:-90} SMP="2 4" \
-		"$TOP/scripts/torture.sh" | grep -v '^[0-9]* passed' || status=1
-	cat "$BUILD/logs/torture-rtedf$sfx/counts" >>"$logs/counts"
-fi
 
 if [ "$kernel" = rtedf ] && [ "${QUICK:-0}" != 1 ]; then
 	"$TOP/scripts/lint.sh" "$logs/lint" || status=1
