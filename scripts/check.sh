@@ -6,8 +6,8 @@
 # these test programs), QUICK=1 (suite only: no checkpatch, no sparse).
 #
 # Builds what is missing, runs the guest suite on each vCPU count, then on
-# the rt-edf kernel checkpatch.pl --strict on every patch and sparse on kernel/sched/ against the stock
-# tree's baseline.  On KERNEL=stock, the tests named in
+# the rt-edf kernel checkpatch.pl --strict on every patch and sparse on
+# kernel/sched/ against the stock tree's baseline.  On KERNEL=stock, the tests named in
 # tools/testing/rt-edf/stock-xfail must fail and all others pass.  Ends
 # with one line 'N passed, N failed'; exits 1 on any failure.
 . "$(dirname "$0")/lib.sh"
