@@ -51,6 +51,8 @@ int nr_cpus(void);
 
 uint64_t now_ns(void);
 void sleep_ns(uint64_t ns);
+/* Sleeps until now_ns() >= t. */
+void sleep_until(uint64_t t);
 /* CPU time consumed by process pid so far, in ns. */
 uint64_t cputime_ns(pid_t pid);
 
@@ -61,6 +63,23 @@ uint64_t cputime_ns(pid_t pid);
  */
 pid_t spawn_busy(const char *group, int policy, int prio, int cpu);
 void stop_child(pid_t pid);
+
+/*
+ * A start gate, so that workers start in phase: a worker spawned with
+ * spawn_busy_gated() gets ready (group, affinity, policy) and then blocks
+ * until gate_open(), which wakes all of them at once (the close of a
+ * pipe's last writer wakes every reader under one lock).  Their servers
+ * then start within microseconds of each other.  One gate per program;
+ * children forked with rtedf_fork() do not hold it open.
+ */
+void gate_init(void);
+/* Opens the gate; returns the time of the release (now_ns()). */
+uint64_t gate_open(void);
+pid_t spawn_busy_gated(const char *group, int policy, int prio, int cpu);
+/* fork() for the tests: flushes stdio, and the child lets go of the gate. */
+pid_t rtedf_fork(void);
+/* The state letter of /proc/<pid>/stat ('R', 'S', ...), or 0 if gone. */
+char proc_state(pid_t pid);
 /* Forks a child that sleeps until killed, where it is (SCHED_OTHER). */
 pid_t spawn_sleeper(void);
 
@@ -71,6 +90,15 @@ pid_t spawn_sleeper(void);
  */
 void measure_permille(const pid_t *pids, int n, uint64_t window_ns,
 		      double *permille);
+/*
+ * The same over [start_ns, start_ns + window_ns) (CLOCK_MONOTONIC, as
+ * now_ns()).  A window of whole periods of a periodic schedule holds
+ * exactly its share, whatever its phase; one that starts and ends where
+ * the measured tasks are throttled does not depend on the measurer's own
+ * wakeup latency either.
+ */
+void measure_permille_at(const pid_t *pids, int n, uint64_t start_ns,
+			 uint64_t window_ns, double *permille);
 
 /* Burns ns of the calling thread's CPU time. */
 void burn_cpu(uint64_t ns);
@@ -92,6 +120,13 @@ struct periodic_stats {
 pid_t spawn_periodic(const char *group, int prio, int cpu, uint64_t wcet_ns,
 		     uint64_t period_ns, uint64_t duration_ns,
 		     struct periodic_stats **stats);
+/*
+ * The same with the first release at release_ns (CLOCK_MONOTONIC, in the
+ * future), so that several workers are released in phase.
+ */
+pid_t spawn_periodic_at(const char *group, int prio, int cpu, uint64_t wcet_ns,
+			uint64_t period_ns, uint64_t release_ns,
+			uint64_t duration_ns, struct periodic_stats **stats);
 /* Waits for the worker; returns its stats (unmapped by the next call). */
 struct periodic_stats *wait_periodic(pid_t pid, struct periodic_stats *stats);
 /* Shared anonymous memory for results of a child. */
