@@ -16,7 +16,7 @@
  *
  * A second pass runs the example on every CPU at once, unpinned: nr_cpus
  * tasks of each kind in the same two groups, all released in phase (the
- * worst case, as above), for 5 s, free to migrate.  Each CPU has a server
+ * worst case, as above), for 3 s, free to migrate.  Each CPU has a server
  * of each group, so there is room for one task of each kind per CPU, and
  * the same EDF argument holds per CPU: neither the placement at the
  * release nor migration may make a task miss.  On one CPU this is the
@@ -26,7 +26,7 @@
 #include "rtedf.h"
 
 #define DURATION	(10 * NSEC_PER_SEC)
-#define DURATION2	(5 * NSEC_PER_SEC)
+#define DURATION2	(3 * NSEC_PER_SEC)
 
 struct job {
 	const char *group;
@@ -38,13 +38,16 @@ struct job {
 
 /*
  * The second pass: n copies of each task, unpinned, first released
- * together 50 ms from now; one test point per kind of task.
+ * together 50 ms from now; one test point for all of them (on the stock
+ * kernel the 6 ms tasks miss whatever the number of CPUs, while whether
+ * the 9 ms ones do depends on where the tasks land).
  */
 static void unpinned_pass(struct job *jobs, int n)
 {
 	struct periodic_stats *st[2][n];
 	uint64_t release = now_ns() + 50 * NSEC_PER_MSEC;
 	pid_t pid[2][n];
+	bool ok = true;
 	int i, k;
 
 	for (k = 0; k < 2; k++)
@@ -56,7 +59,6 @@ static void unpinned_pass(struct job *jobs, int n)
 	for (k = 0; k < 2; k++) {
 		unsigned long jobs_done = 0, misses = 0;
 		int64_t late = INT64_MIN;
-		bool ok = true;
 
 		for (i = 0; i < n; i++) {
 			wait_periodic(pid[k][i], st[k][i]);
@@ -68,10 +70,9 @@ static void unpinned_pass(struct job *jobs, int n)
 		}
 		ksft_print_msg("unpinned, %d of %s: %lu jobs, %lu missed, max lateness %lld us\n",
 			       n, jobs[k].group, jobs_done, misses, (long long)late / 1000);
-		ksft_test_result(ok && !misses,
-				 "%s: the example on every CPU, unpinned, misses no deadline in 5 s\n",
-				 jobs[k].group);
+		ok &= !misses;
 	}
+	ksft_test_result(ok, "the example on every CPU, unpinned, misses no deadline in 3 s\n");
 }
 
 int main(void)
@@ -83,7 +84,7 @@ int main(void)
 	unsigned int i;
 
 	rtedf_init();
-	ksft_set_plan(4);
+	ksft_set_plan(3);
 
 	for (i = 0; i < 2; i++)
 		if (cg_group(jobs[i].group, jobs[i].p_us, jobs[i].q_us))

@@ -8,14 +8,14 @@
  * at most 5 per mille.  On one CPU this is fixed_prio, and both points
  * are skipped.
  *
- * The tasks are released together through a start gate, so the group's
+ * The tasks start spinning together at a common time, so the group's
  * servers start in phase: all of them run in the first 30 ms of each
  * period, when the M highest tasks occupy every CPU the group has budget
  * on, and none runs in the other 70 ms.  The lowest task could only run
  * where a server has budget and no higher task is runnable there, which
  * is never the case; its 5 per mille (0.5 ms per period) cover the
  * microseconds of skew between the servers' timers on different CPUs and
- * the instants of the release.  With servers out of phase a higher task
+ * around the common start.  With servers out of phase a higher task
  * would follow the budget from CPU to CPU (task migration) and receive
  * more, the lowest one the rest.  The window is 30 whole periods and
  * starts and ends 50 ms into a period, where everything is throttled, so
@@ -32,6 +32,7 @@
 #define PERIOD	(P_US * NSEC_PER_USEC)
 #define WINDOW	(30 * PERIOD)
 #define TOL	5.0
+#define START	(200 * NSEC_PER_MSEC)	/* to spawn them all */
 
 #define HIGH_MSG "the nr_cpus highest of nr_cpus + 1 unpinned tasks each receive 300 per mille within 5"
 #define LOW_MSG	"the lowest of nr_cpus + 1 unpinned tasks receives at most 5 per mille"
@@ -55,14 +56,14 @@ int main(void)
 	}
 	if (cg_group(G, P_US, Q_US))
 		die("setting up group " G);
-	gate_init();
 	/* pid[0] is the highest priority, pid[m] the lowest. */
+	t0 = now_ns() + START;
 	for (i = 0; i <= m; i++) {
-		pid[i] = spawn_busy_gated(G, SCHED_FIFO, 80 - 10 * i, -1);
+		pid[i] = spawn_busy_at(G, SCHED_FIFO, 80 - 10 * i, -1, t0);
 		if (pid[i] < 0)
 			ksft_exit_fail_msg("cannot start the busy tasks\n");
 	}
-	t0 = gate_open();
+	start_in_future(t0);
 	measure_permille_at(pid, m + 1, t0 + 5 * PERIOD + PERIOD / 2, WINDOW, pm);
 	for (i = 0; i <= m; i++)
 		stop_child(pid[i]);

@@ -106,15 +106,15 @@ int main(void)
 		for (i = 0; i < NG; i++)
 			if (cg_group(grp[i].g, grp[i].p, grp[i].q))
 				die("setting up %s", grp[i].g);
-		gate_init();
+		t0 = now_ns() + 2 * STEP;
 		for (i = 0; i < NG; i++)
 			for (j = 0; j < m; j++) {
-				pid[i * m + j] = spawn_busy_gated(grp[i].g, SCHED_FIFO,
-								  grp[i].prio, -1);
+				pid[i * m + j] = spawn_busy_at(grp[i].g, SCHED_FIFO,
+							       grp[i].prio, -1, t0);
 				if (pid[i * m + j] < 0)
 					ksft_exit_fail_msg("cannot start the busy tasks\n");
 			}
-		t0 = gate_open();
+		start_in_future(t0);
 
 		sleep_until(t0 + 2 * STEP);
 		for (i = 0; i < CYCLES; i++) {

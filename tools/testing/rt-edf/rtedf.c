@@ -240,42 +240,16 @@ uint64_t cputime_ns(pid_t pid)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-/* The start gate's pipe; see gate_init(). */
-static int gate_fd[2] = { -1, -1 };
-
-void gate_init(void)
-{
-	if (pipe(gate_fd))
-		die("pipe");
-}
-
-uint64_t gate_open(void)
-{
-	uint64_t t = now_ns();
-
-	close(gate_fd[1]);
-	gate_fd[1] = -1;
-	return t;
-}
-
 pid_t rtedf_fork(void)
 {
-	pid_t pid;
-
 	fflush(NULL);
-	pid = fork();
-	if (pid == 0 && gate_fd[1] >= 0) {
-		close(gate_fd[1]);
-		gate_fd[1] = -1;
-	}
-	return pid;
+	return fork();
 }
 
-static pid_t __spawn_busy(const char *group, int policy, int prio, int cpu,
-			  bool gated)
+pid_t spawn_busy_at(const char *group, int policy, int prio, int cpu,
+		    uint64_t start_ns)
 {
 	int pfd[2], err = 0;
-	char c;
 	pid_t pid;
 
 	if (pipe(pfd))
@@ -293,9 +267,8 @@ static pid_t __spawn_busy(const char *group, int policy, int prio, int cpu,
 		if (write(pfd[1], &err, sizeof(err)) != sizeof(err) || err)
 			_exit(1);
 		close(pfd[1]);
-		/* Blocks until the gate's last writer closes it. */
-		while (gated && read(gate_fd[0], &c, 1) < 0 && errno == EINTR)
-			;
+		if (start_ns)
+			sleep_until(start_ns);
 		for (;;)
 			;
 	}
@@ -312,14 +285,13 @@ static pid_t __spawn_busy(const char *group, int policy, int prio, int cpu,
 
 pid_t spawn_busy(const char *group, int policy, int prio, int cpu)
 {
-	return __spawn_busy(group, policy, prio, cpu, false);
+	return spawn_busy_at(group, policy, prio, cpu, 0);
 }
 
-pid_t spawn_busy_gated(const char *group, int policy, int prio, int cpu)
+void start_in_future(uint64_t start_ns)
 {
-	if (gate_fd[1] < 0)
-		ksft_exit_fail_msg("spawn_busy_gated() without an open gate\n");
-	return __spawn_busy(group, policy, prio, cpu, true);
+	if (now_ns() >= start_ns)
+		ksft_exit_fail_msg("the workers were not ready before their start time\n");
 }
 
 char proc_state(pid_t pid)

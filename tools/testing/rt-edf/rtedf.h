@@ -62,22 +62,22 @@ uint64_t cputime_ns(pid_t pid);
  * runs with the policy, or -1.
  */
 pid_t spawn_busy(const char *group, int policy, int prio, int cpu);
-void stop_child(pid_t pid);
-
 /*
- * A start gate, so that workers start in phase: a worker spawned with
- * spawn_busy_gated() gets ready (group, affinity, policy) and then blocks
- * until gate_open(), which wakes all of them at once (the close of a
- * pipe's last writer wakes every reader under one lock).  Their servers
- * then start within microseconds of each other.  One gate per program;
- * children forked with rtedf_fork() do not hold it open.
+ * The same, but the child blocks until start_ns (CLOCK_MONOTONIC) before it
+ * spins, so that several workers start in phase: their timers expire
+ * together, and one timer interrupt per CPU wakes all of them at once, so
+ * their servers start within microseconds of each other.  (A pipe or
+ * futex woken by the parent would release them one after the other, and a
+ * woken worker can preempt the parent or hold the pipe's lock.)  start_ns
+ * must leave time to spawn them all: check with start_in_future().
  */
-void gate_init(void);
-/* Opens the gate; returns the time of the release (now_ns()). */
-uint64_t gate_open(void);
-pid_t spawn_busy_gated(const char *group, int policy, int prio, int cpu);
-/* fork() for the tests: flushes stdio, and the child lets go of the gate. */
+pid_t spawn_busy_at(const char *group, int policy, int prio, int cpu,
+		    uint64_t start_ns);
+/* Fails the program if start_ns has passed (workers started out of phase). */
+void start_in_future(uint64_t start_ns);
+/* fork() for the tests, with stdio flushed first. */
 pid_t rtedf_fork(void);
+void stop_child(pid_t pid);
 /* The state letter of /proc/<pid>/stat ('R', 'S', ...), or 0 if gone. */
 char proc_state(pid_t pid);
 /* Forks a child that sleeps until killed, where it is (SCHED_OTHER). */

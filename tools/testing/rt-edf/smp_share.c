@@ -5,7 +5,7 @@
  * a server of 30 ms every 100 ms on every CPU, and N tasks can use N of
  * them at once: each task receives 300 per mille of a CPU, within 5.
  *
- * The tasks are released together through a start gate, so the group's
+ * The tasks start spinning together at a common time, so the group's
  * servers start in phase on all CPUs: every CPU runs the group in the
  * first 30 ms of each period and nothing of it in the other 70 ms.  The
  * measuring window is 30 whole periods and starts and ends 50 ms into a
@@ -28,6 +28,7 @@
 #define PERIOD	(P_US * NSEC_PER_USEC)
 #define WINDOW	(30 * PERIOD)
 #define TOL	5.0
+#define START	(200 * NSEC_PER_MSEC)	/* to spawn them all */
 
 int main(void)
 {
@@ -42,13 +43,13 @@ int main(void)
 
 	if (cg_group(G, P_US, Q_US))
 		die("setting up group " G);
-	gate_init();
+	t0 = now_ns() + START;
 	for (i = 0; i < n; i++) {
-		pid[i] = spawn_busy_gated(G, SCHED_FIFO, 50, -1);
+		pid[i] = spawn_busy_at(G, SCHED_FIFO, 50, -1, t0);
 		if (pid[i] < 0)
 			ksft_exit_fail_msg("cannot start the busy tasks\n");
 	}
-	t0 = gate_open();
+	start_in_future(t0);
 	/* Settle for 5 periods, then measure from 50 ms into a period. */
 	measure_permille_at(pid, n, t0 + 5 * PERIOD + PERIOD / 2, WINDOW, pm);
 	for (i = 0; i < n; i++)
