@@ -13,12 +13,11 @@
  * per CPU, and neither window alignment nor the measurer's wakeup latency
  * adds error.  The 5 per mille (0.5 ms per period) cover budget
  * enforcement (microseconds), the servers' start skew (microseconds) and
- * the kernel's own work on the CPUs.  A task that shared a CPU with
- * another one instead of having its own would receive about half, and
- * one that borrowed another CPU's budget more.
+ * the kernel's own work on the CPUs.  Of two tasks left on one CPU, the
+ * first would take that CPU's whole budget and the other nothing; a task
+ * that borrowed another CPU's budget would receive more.
  */
 #include <math.h>
-#include <signal.h>
 
 #include "rtedf.h"
 
