@@ -59,7 +59,7 @@ int main(void)
 	/* pid[0] is the highest priority, pid[m] the lowest. */
 	t0 = now_ns() + START;
 	for (i = 0; i <= m; i++) {
-		pid[i] = spawn_busy_at(G, SCHED_FIFO, 80 - 10 * i, -1, t0);
+		pid[i] = spawn_busy_from(G, SCHED_FIFO, 80 - 10 * i, i % m, t0);
 		if (pid[i] < 0)
 			ksft_exit_fail_msg("cannot start the busy tasks\n");
 	}

@@ -109,8 +109,8 @@ int main(void)
 		t0 = now_ns() + 2 * STEP;
 		for (i = 0; i < NG; i++)
 			for (j = 0; j < m; j++) {
-				pid[i * m + j] = spawn_busy_at(grp[i].g, SCHED_FIFO,
-							       grp[i].prio, -1, t0);
+				pid[i * m + j] = spawn_busy_from(grp[i].g, SCHED_FIFO,
+								 grp[i].prio, j, t0);
 				if (pid[i * m + j] < 0)
 					ksft_exit_fail_msg("cannot start the busy tasks\n");
 			}

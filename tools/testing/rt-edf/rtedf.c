@@ -246,8 +246,8 @@ pid_t rtedf_fork(void)
 	return fork();
 }
 
-pid_t spawn_busy_at(const char *group, int policy, int prio, int cpu,
-		    uint64_t start_ns)
+static pid_t __spawn_busy(const char *group, int policy, int prio, int cpu,
+			  bool unpin, uint64_t start_ns)
 {
 	int pfd[2], err = 0;
 	pid_t pid;
@@ -269,6 +269,14 @@ pid_t spawn_busy_at(const char *group, int policy, int prio, int cpu,
 		close(pfd[1]);
 		if (start_ns)
 			sleep_until(start_ns);
+		if (unpin) {
+			cpu_set_t all;
+
+			CPU_ZERO(&all);
+			for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+				CPU_SET(cpu, &all);
+			sched_setaffinity(0, sizeof(all), &all);
+		}
 		for (;;)
 			;
 	}
@@ -285,7 +293,19 @@ pid_t spawn_busy_at(const char *group, int policy, int prio, int cpu,
 
 pid_t spawn_busy(const char *group, int policy, int prio, int cpu)
 {
-	return spawn_busy_at(group, policy, prio, cpu, 0);
+	return __spawn_busy(group, policy, prio, cpu, false, 0);
+}
+
+pid_t spawn_busy_at(const char *group, int policy, int prio, int cpu,
+		    uint64_t start_ns)
+{
+	return __spawn_busy(group, policy, prio, cpu, false, start_ns);
+}
+
+pid_t spawn_busy_from(const char *group, int policy, int prio, int home_cpu,
+		      uint64_t start_ns)
+{
+	return __spawn_busy(group, policy, prio, home_cpu, true, start_ns);
 }
 
 void start_in_future(uint64_t start_ns)

@@ -73,6 +73,16 @@ pid_t spawn_busy(const char *group, int policy, int prio, int cpu);
  */
 pid_t spawn_busy_at(const char *group, int policy, int prio, int cpu,
 		    uint64_t start_ns);
+/*
+ * The same, unpinned, but the child sleeps on home_cpu and lets go of it
+ * only once woken at start_ns: workers with different home CPUs then wake
+ * on their own CPUs, each by its CPU's timer, rather than all on the CPU
+ * they were forked on, from where all but one would have to be pushed
+ * away (which takes up to a millisecond under QEMU and would start their
+ * servers out of phase).
+ */
+pid_t spawn_busy_from(const char *group, int policy, int prio, int home_cpu,
+		      uint64_t start_ns);
 /* Fails the program if start_ns has passed (workers started out of phase). */
 void start_in_future(uint64_t start_ns);
 /* fork() for the tests, with stdio flushed first. */

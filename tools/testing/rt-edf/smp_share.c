@@ -44,7 +44,7 @@ int main(void)
 		die("setting up group " G);
 	t0 = now_ns() + START;
 	for (i = 0; i < n; i++) {
-		pid[i] = spawn_busy_at(G, SCHED_FIFO, 50, -1, t0);
+		pid[i] = spawn_busy_from(G, SCHED_FIFO, 50, i, t0);
 		if (pid[i] < 0)
 			ksft_exit_fail_msg("cannot start the busy tasks\n");
 	}
