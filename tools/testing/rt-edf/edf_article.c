@@ -38,7 +38,8 @@ struct job {
 
 /*
  * The second pass: n copies of each task, unpinned, first released
- * together 50 ms from now; one test point for all of them (on the stock
+ * together 50 ms from now, copy i on CPU i (spawn_periodic_from()); one
+ * test point for all of them (on the stock
  * kernel the 6 ms tasks miss whatever the number of CPUs, while whether
  * the 9 ms ones do depends on where the tasks land).
  */
@@ -52,10 +53,10 @@ static void unpinned_pass(struct job *jobs, int n)
 
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < n; i++)
-			pid[k][i] = spawn_periodic_at(jobs[k].group, jobs[k].prio, -1,
-						      jobs[k].q_us * 900,
-						      jobs[k].p_us * 1000, release,
-						      DURATION2, &st[k][i]);
+			pid[k][i] = spawn_periodic_from(jobs[k].group, jobs[k].prio, i,
+							jobs[k].q_us * 900,
+							jobs[k].p_us * 1000, release,
+							DURATION2, &st[k][i]);
 	for (k = 0; k < 2; k++) {
 		unsigned long jobs_done = 0, misses = 0;
 		int64_t late = INT64_MIN;

@@ -404,17 +404,10 @@ void *shared_alloc(size_t size)
 	return p;
 }
 
-pid_t spawn_periodic(const char *group, int prio, int cpu, uint64_t wcet_ns,
-		     uint64_t period_ns, uint64_t duration_ns,
-		     struct periodic_stats **statsp)
-{
-	return spawn_periodic_at(group, prio, cpu, wcet_ns, period_ns, 0,
-				 duration_ns, statsp);
-}
-
-pid_t spawn_periodic_at(const char *group, int prio, int cpu, uint64_t wcet_ns,
-			uint64_t period_ns, uint64_t release_ns,
-			uint64_t duration_ns, struct periodic_stats **statsp)
+static pid_t __spawn_periodic(const char *group, int prio, int cpu, bool unpin,
+			      uint64_t wcet_ns, uint64_t period_ns,
+			      uint64_t release_ns, uint64_t duration_ns,
+			      struct periodic_stats **statsp)
 {
 	struct periodic_stats *st = shared_alloc(sizeof(*st));
 	pid_t pid;
@@ -436,6 +429,15 @@ pid_t spawn_periodic_at(const char *group, int prio, int cpu, uint64_t wcet_ns,
 		end = release + duration_ns;
 		for (; release < end; release += period_ns) {
 			sleep_until(release);
+			if (unpin) {
+				cpu_set_t all;
+
+				CPU_ZERO(&all);
+				for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+					CPU_SET(cpu, &all);
+				sched_setaffinity(0, sizeof(all), &all);
+				unpin = false;
+			}
 			burn_cpu(wcet_ns);
 			late = (int64_t)(now_ns() - (release + period_ns));
 			st->jobs++;
@@ -448,6 +450,31 @@ pid_t spawn_periodic_at(const char *group, int prio, int cpu, uint64_t wcet_ns,
 		_exit(0);
 	}
 	return pid;
+}
+
+pid_t spawn_periodic(const char *group, int prio, int cpu, uint64_t wcet_ns,
+		     uint64_t period_ns, uint64_t duration_ns,
+		     struct periodic_stats **statsp)
+{
+	return __spawn_periodic(group, prio, cpu, false, wcet_ns, period_ns, 0,
+				duration_ns, statsp);
+}
+
+pid_t spawn_periodic_at(const char *group, int prio, int cpu, uint64_t wcet_ns,
+			uint64_t period_ns, uint64_t release_ns,
+			uint64_t duration_ns, struct periodic_stats **statsp)
+{
+	return __spawn_periodic(group, prio, cpu, false, wcet_ns, period_ns,
+				release_ns, duration_ns, statsp);
+}
+
+pid_t spawn_periodic_from(const char *group, int prio, int home_cpu,
+			  uint64_t wcet_ns, uint64_t period_ns,
+			  uint64_t release_ns, uint64_t duration_ns,
+			  struct periodic_stats **statsp)
+{
+	return __spawn_periodic(group, prio, home_cpu, true, wcet_ns, period_ns,
+				release_ns, duration_ns, statsp);
 }
 
 struct periodic_stats *wait_periodic(pid_t pid, struct periodic_stats *st)

@@ -137,6 +137,11 @@ pid_t spawn_periodic(const char *group, int prio, int cpu, uint64_t wcet_ns,
 pid_t spawn_periodic_at(const char *group, int prio, int cpu, uint64_t wcet_ns,
 			uint64_t period_ns, uint64_t release_ns,
 			uint64_t duration_ns, struct periodic_stats **stats);
+/* The same, unpinned from its first release on; until then on home_cpu. */
+pid_t spawn_periodic_from(const char *group, int prio, int home_cpu,
+			  uint64_t wcet_ns, uint64_t period_ns,
+			  uint64_t release_ns, uint64_t duration_ns,
+			  struct periodic_stats **stats);
 /* Waits for the worker; returns its stats (unmapped by the next call). */
 struct periodic_stats *wait_periodic(pid_t pid, struct periodic_stats *stats);
 /* Shared anonymous memory for results of a child. */

@@ -72,10 +72,10 @@ static void unpinned_pass(int n)
 		rnd[i] = spawn_random("wake-random", 42 + i, -1, DURATION2);
 	release = now_ns() + 50 * NSEC_PER_MSEC;
 	for (i = 0; i < n; i++)
-		periodic[i] = spawn_periodic_at("wake-periodic", 10, -1,
-						1800 * NSEC_PER_USEC,
-						6 * NSEC_PER_MSEC, release,
-						DURATION2, &st[i]);
+		periodic[i] = spawn_periodic_from("wake-periodic", 10, i,
+						  1800 * NSEC_PER_USEC,
+						  6 * NSEC_PER_MSEC, release,
+						  DURATION2, &st[i]);
 	measure_permille_at(rnd, n, release, DURATION2, pm);
 	for (i = 0; i < n; i++) {
 		wait_periodic(periodic[i], st[i]);
