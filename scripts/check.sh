@@ -2,7 +2,7 @@
 # make check: the whole verdict.
 #
 # Environment: KERNEL=rtedf (default) or stock, DEBUG=1 for the debug
-# config, SMP="1 2" (vCPU counts to run the suite on), TESTS="a b" (only
+# config, SMP="1 2 4" (vCPU counts to run the suite on), TESTS="a b" (only
 # these test programs), QUICK=1 (suite only: no checkpatch, no sparse).
 #
 # Builds what is missing, runs the guest suite on each vCPU count, then on
@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kernel=${KERNEL:-rtedf}
-smps=${SMP:-1 2}
+smps=${SMP:-1 2 4}
 tests=${TESTS:-}
 debug=${DEBUG:-0}
 sfx=$([ "$debug" = 1 ] && echo -debug || true)
