@@ -37,9 +37,10 @@ function verdict(v, name) {
 	else if (v == "SKIP") skip++
 	else fail++
 }
-function result(ok, name, listed) {
-	listed = (prog in xf) || ((prog ": " name) in xf)
-	if (listed) seen[(prog in xf) ? prog : prog ": " name] = 1
+function result(ok, name, listed, k) {
+	k = (prog in xf) ? prog : ((label " " prog ": " name) in xf) ? label " " prog ": " name : prog ": " name
+	listed = k in xf
+	if (listed) seen[k] = 1
 	if (ok) verdict(listed ? "XPASS" : "PASS", prog ": " name)
 	else verdict(listed ? "XFAIL" : "FAIL", prog ": " name)
 }
@@ -82,6 +83,8 @@ END {
 	if (!done) verdict("FAIL", "the guest run did not complete (timeout, hang or crash)")
 	for (k in xf) {
 		p = k; sub(/: .*/, "", p)
+		# "LABEL prog: point" lines are for the runs of that label only.
+		if (p ~ / /) { if (substr(p, 1, length(label) + 1) != label " ") continue; sub(/^[^ ]* /, "", p) }
 		if ((p in progs) && !(k in seen))
 			verdict("FAIL", "expected to fail but never ran: " k)
 	}
