@@ -1,7 +1,8 @@
 # rt-edf: the IRMOS real-time scheduler (EDF throttling) on Linux 6.12.
 # See README.md.  Every target installs what it needs (scripts/deps.sh).
 #
-#   make demo            build, boot, show a reservation at work
+#   make demo            build, boot, show a reservation at work (KERNEL=stock)
+#   make bench           rt-edf against stock, side by side: build/bench/results.md
 #   make check           the whole verdict (KERNEL=stock, DEBUG=1, SMP=...)
 #   make kernel          build/bzImage: base + patches/
 #   make kernel-stock    build/bzImage-stock: base alone, same config
@@ -16,8 +17,8 @@
 S := scripts
 export KERNEL DEBUG SMP TESTS QUICK
 
-.PHONY: all deps kernel kernel-stock initramfs check demo test shell patches \
-	tree-reset clean series-check
+.PHONY: all deps kernel kernel-stock initramfs check demo bench test shell \
+	patches tree-reset clean series-check
 
 all: kernel
 
@@ -38,6 +39,9 @@ check:
 
 demo:
 	@$(S)/demo.sh
+
+bench:
+	@$(S)/bench.sh
 
 test:
 	@SMP="$(or $(SMP),1)" TESTS="$(T)" QUICK=1 $(S)/check.sh

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,7 @@ pid_t spawn_spinner(const char *group, int prio)
 }
 
 pid_t spawn_worker(const char *group, int prio, uint64_t work, uint64_t period,
-		   uint64_t t0, uint64_t end, struct pw_stats **statsp)
+		   uint64_t duration, uint64_t *t0p, struct pw_stats **statsp)
 {
 	struct pw_stats *st = shared_alloc(sizeof(*st));
 	pid_t pid;
@@ -114,17 +115,23 @@ pid_t spawn_worker(const char *group, int prio, uint64_t work, uint64_t period,
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		uint64_t release, finish, c0;
+		uint64_t t0, release, finish, c0;
 		int64_t late;
 
 		if (cg_attach(group, getpid()) || pin_cpu(0, 0) ||
 		    set_sched(0, SCHED_FIFO, prio))
 			_exit(2);
-		st->ok = 1;
+		__atomic_store_n(&st->ok, 1, __ATOMIC_SEQ_CST);
+		/* *t0p: 0 wait, 1 armed (say that we run), else the release. */
+		while ((t0 = __atomic_load_n(t0p, __ATOMIC_SEQ_CST)) <= 1) {
+			if (t0 == 1)
+				__atomic_store_n(&st->armed, 1, __ATOMIC_SEQ_CST);
+			sleep_ns(NSEC_PER_MSEC);
+		}
 		c0 = thread_cputime_ns();
-		if (now_ns() >= t0)
-			st->late_start = 1;
-		for (release = t0; release < end; release += period) {
+		st->ready_ns = (int64_t)(now_ns() - t0);
+		st->late_start = st->ready_ns >= 0;
+		for (release = t0; release < t0 + duration; release += period) {
 			sleep_until_ns(release);
 			work_ns(work);
 			finish = now_ns();
@@ -144,6 +151,33 @@ pid_t spawn_worker(const char *group, int prio, uint64_t work, uint64_t period,
 		_exit(0);
 	}
 	return pid;
+}
+
+static void wait_workers(struct pw_stats *const *stats, int n, size_t off)
+{
+	int i, tries;
+
+	for (tries = 0; tries < 5000; tries++) {
+		for (i = 0; i < n; i++)
+			if (!__atomic_load_n((int *)((char *)stats[i] + off), __ATOMIC_SEQ_CST))
+				break;
+		if (i == n)
+			return;
+		sleep_ns(NSEC_PER_MSEC);
+	}
+}
+
+uint64_t release_workers(struct pw_stats *const *stats, int n, uint64_t *t0p,
+			 uint64_t lead_ns)
+{
+	uint64_t t0;
+
+	wait_workers(stats, n, offsetof(struct pw_stats, ok));
+	__atomic_store_n(t0p, 1, __ATOMIC_SEQ_CST);
+	wait_workers(stats, n, offsetof(struct pw_stats, armed));
+	t0 = now_ns() + lead_ns;
+	__atomic_store_n(t0p, t0, __ATOMIC_SEQ_CST);
+	return t0;
 }
 
 void groups_zero(const char *const *groups, int n)

@@ -37,7 +37,9 @@ pid_t spawn_spinner(const char *group, int prio);
 #define PW_REC_MAX	64
 struct pw_stats {
 	int ok;				/* the worker set itself up */
+	int armed;			/* it ran after release_workers() armed */
 	int late_start;			/* it was not ready at the first release */
+	int64_t ready_ns;		/* when it was ready, minus t0 */
 	unsigned long jobs;
 	unsigned long misses;		/* jobs finished after their deadline */
 	int64_t max_lateness_ns;	/* finish - deadline, worst job */
@@ -47,13 +49,23 @@ struct pw_stats {
 };
 
 /*
- * Forks a periodic worker in group at SCHED_FIFO prio on CPU 0: jobs are
- * released at t0, t0 + period, ... while before end; each burns work_ns of
+ * Forks a periodic worker in group at SCHED_FIFO prio on CPU 0.  Once set
+ * up (stats->ok) it waits for the parent to publish the first release in
+ * *t0 (shared memory, see release_workers()); jobs are then released at
+ * t0, t0 + period, ... while before t0 + duration; each burns work_ns of
  * CPU time and has the next release as its deadline.  Collect it with
  * waitpid(); *stats stays valid (shared memory).
  */
 pid_t spawn_worker(const char *group, int prio, uint64_t work, uint64_t period,
-		   uint64_t t0, uint64_t end, struct pw_stats **stats);
+		   uint64_t duration, uint64_t *t0, struct pw_stats **stats);
+/*
+ * Waits until the n workers are set up (every cgroup attach waits for an
+ * RCU grace period, milliseconds) and have run in their groups since (a
+ * reconfigured group may be throttled for a while), then releases them
+ * together lead_ns from now: returns t0, stored in *t0.
+ */
+uint64_t release_workers(struct pw_stats *const *stats, int n, uint64_t *t0,
+			 uint64_t lead_ns);
 
 /* Sets every group's runtime to 0 (own tasks first), so that any new
  * configuration of them is admitted step by step. */

@@ -85,7 +85,9 @@ static void on_switch(const struct sw_event *e, void *arg)
 int main(void)
 {
 	const char *names[NG];
+	struct pw_stats *sts[2];
 	bool rtedf, traced;
+	uint64_t *t0p;
 	struct utsname u;
 	int i, status;
 
@@ -105,11 +107,14 @@ int main(void)
 	if (g[2].pid < 0)
 		ksft_exit_fail_msg("cannot start the intruder\n");
 	sleep_ns(30 * NSEC_PER_MSEC);
-	t0 = now_ns() + 20 * NSEC_PER_MSEC;
-	t_end = t0 + DURATION;
+	t0p = shared_alloc(sizeof(*t0p));
 	for (i = 0; i < 2; i++)
 		g[i].pid = spawn_worker(g[i].name, g[i].prio, g[i].work_us * 1000,
-					g[i].p_us * 1000, t0, t_end, &g[i].st);
+					g[i].p_us * 1000, DURATION, t0p, &g[i].st);
+	sts[0] = g[0].st;
+	sts[1] = g[1].st;
+	t0 = release_workers(sts, 2, t0p, 10 * NSEC_PER_MSEC);
+	t_end = t0 + DURATION;
 	for (i = 0; i < 2; i++)
 		if (waitpid(g[i].pid, &status, 0) < 0 || !WIFEXITED(status) ||
 		    WEXITSTATUS(status) || !g[i].st->ok)
