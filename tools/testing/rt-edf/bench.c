@@ -10,6 +10,7 @@
  *   article    the IRMOS article's example (5 ms / 9 ms and 2 ms / 6 ms,
  *              jobs of 90% of the budget, the shorter period at the lower
  *              priority), released together: jobs, misses, max lateness
+ *   rtapp      the article's example with rt-app (see below)
  *   random     random task sets: UUniFast utilisations of 3 to 6 periodic
  *              tasks, one per group, periods log-uniform in 5..40 ms,
  *              budget = the task's need, priorities inverse to rate (the
@@ -39,6 +40,8 @@
  * same task sets run on both.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <math.h>
@@ -172,6 +175,177 @@ static void bench_article(void)
 	}
 	groups_zero(rs_groups, MAXT);
 	section_time("article", start);
+}
+
+/*
+ * The article's example again with rt-app, the community's periodic load
+ * generator.  rt-app 1.0 has no task groups: one rt-app process runs both
+ * threads, which wait 200 ms ("delay") after they take their policy, and
+ * this program moves each thread (by name) into its group meanwhile.  The
+ * threads start their absolute timers within microseconds of each other.
+ * Each job is a calibrated "run" of 90% of the budget; rt-app logs one
+ * line per job, whose slack (deadline - end) is the lateness negated.
+ */
+static long rtapp_calibration(void)
+{
+	char line[256];
+	long ns = -1;
+	FILE *f;
+
+	f = fopen("/tmp/rtapp-cal.json", "w");
+	if (!f)
+		return -1;
+	fprintf(f, "{ \"tasks\": { \"cal\": { \"loop\": 1, \"run\": 1000 } },\n"
+		   "  \"global\": { \"duration\": 1, \"calibration\": \"CPU0\",\n"
+		   "  \"default_policy\": \"SCHED_OTHER\", \"logdir\": \"/tmp\",\n"
+		   "  \"log_basename\": \"rtapp-cal\" } }\n");
+	fclose(f);
+	f = popen("rt-app /tmp/rtapp-cal.json 2>&1", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "pLoad = ");
+
+		if (p)
+			ns = atol(p + 8);
+	}
+	pclose(f);
+	return ns;
+}
+
+static int rtapp_log(const char *path, unsigned long *jobs, unsigned long *misses,
+		     long long *maxlate_ns)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	*jobs = *misses = 0;
+	*maxlate_ns = 0;
+	while (fgets(line, sizeof(line), f)) {
+		long long v[11];
+
+		if (line[0] == '#' ||
+		    sscanf(line, "%lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
+			   &v[8], &v[9], &v[10]) != 11)
+			continue;
+		/* v[7]: slack in us, deadline - end of the job. */
+		if (*jobs == 0 || -v[7] * 1000 > *maxlate_ns)
+			*maxlate_ns = -v[7] * 1000;
+		(*jobs)++;
+		if (v[7] < 0)
+			(*misses)++;
+	}
+	fclose(f);
+	return 0;
+}
+
+static void bench_article_rtapp(void)
+{
+	static const struct { const char *t, *g; int q, p, prio; } tk[2] = {
+		{ "t9ms", "ra-9ms", 5000, 9000, 80 },
+		{ "t6ms", "ra-6ms", 2000, 6000, 20 },
+	};
+	uint64_t start = now_ns();
+	long cal = rtapp_calibration();
+	int rep, i;
+
+	if (cal <= 0) {
+		printf("# rt-app did not calibrate: no rt-app figures\n");
+		return;
+	}
+	printf("@rtapp calibration_ns=%ld\n", cal);
+	for (i = 0; i < 2; i++)
+		if (cg_group(tk[i].g, tk[i].p, tk[i].q))
+			printf("# cannot reserve %s\n", tk[i].g);
+	for (rep = 0; rep < reps; rep++) {
+		char path[320], comm[32];
+		int moved = 0, status;
+		FILE *f;
+		pid_t pid;
+
+		mkdir("/tmp/ra", 0755);
+		system("rm -f /tmp/ra/*");
+		f = fopen("/tmp/ra.json", "w");
+		if (!f)
+			return;
+		fprintf(f, "{ \"global\": { \"duration\": %d, \"calibration\": %ld,\n"
+			   "  \"default_policy\": \"SCHED_FIFO\", \"lock_pages\": false,\n"
+			   "  \"logdir\": \"/tmp/ra\", \"log_basename\": \"ra\" },\n  \"tasks\": {\n",
+			(article_ms + 200 + 999) / 1000, cal);
+		for (i = 0; i < 2; i++)
+			fprintf(f, "    \"%s\": { \"priority\": %d, \"cpus\": [0], \"delay\": 200000,\n"
+				   "      \"loop\": -1, \"run\": %d, \"timer\": { \"ref\": \"tick%d\",\n"
+				   "      \"period\": %d, \"mode\": \"absolute\" } }%s\n",
+				tk[i].t, tk[i].prio, tk[i].q * 9 / 10, i, tk[i].p, i ? "" : ",");
+		fprintf(f, "  } }\n");
+		fclose(f);
+		fflush(NULL);
+		pid = fork();
+		if (pid == 0) {
+			int fd = open("/dev/null", O_WRONLY);
+
+			dup2(fd, 1);
+			dup2(fd, 2);
+			execl("/usr/bin/rt-app", "rt-app", "/tmp/ra.json", (char *)NULL);
+			_exit(127);
+		}
+		/* Find the two threads by name and move them (during the delay). */
+		for (int tries = 0; tries < 150 && moved < 2; tries++) {
+			DIR *d;
+			struct dirent *de;
+
+			sleep_ns(NSEC_PER_MSEC);
+			snprintf(path, sizeof(path), "/proc/%d/task", pid);
+			d = opendir(path);
+			if (!d)
+				continue;
+			moved = 0;
+			while ((de = readdir(d))) {
+				FILE *c;
+
+				if (de->d_name[0] == '.')
+					continue;
+				snprintf(path, sizeof(path), "/proc/%d/task/%s/comm", pid, de->d_name);
+				c = fopen(path, "r");
+				if (!c)
+					continue;
+				if (fgets(comm, sizeof(comm), c)) {
+					comm[strcspn(comm, "\n")] = 0;
+					for (i = 0; i < 2; i++)
+						if (!strcmp(comm, tk[i].t) &&
+						    (cg_contains(tk[i].g, atoi(de->d_name)) ||
+						     !cg_attach(tk[i].g, atoi(de->d_name))))
+							moved++;
+				}
+				fclose(c);
+			}
+			closedir(d);
+		}
+		waitpid(pid, &status, 0);
+		if (moved < 2) {
+			printf("# could not move rt-app's threads into their groups\n");
+			continue;
+		}
+		for (i = 0; i < 2; i++) {
+			unsigned long jobs, misses;
+			long long late;
+
+			snprintf(path, sizeof(path), "/tmp/ra/ra-%s-%d.log", tk[i].t, i);
+			if (rtapp_log(path, &jobs, &misses, &late)) {
+				printf("# no rt-app log %s\n", path);
+				continue;
+			}
+			printf("@article_rtapp rep=%d task=%d q=%d p=%d prio=%d work=%d jobs=%lu misses=%lu maxlate=%lld\n",
+			       rep, i, tk[i].q, tk[i].p, tk[i].prio, tk[i].q * 900, jobs,
+			       misses, late);
+		}
+	}
+	for (i = 0; i < 2; i++)
+		cg_remove(tk[i].g);
+	section_time("article_rtapp", start);
 }
 
 /* UUniFast (Bini and Buttazzo): n utilisations summing to u. */
@@ -706,6 +880,7 @@ static const struct {
 	void (*fn)(void);
 } sections[] = {
 	{ "article", bench_article },
+	{ "rtapp", bench_article_rtapp },
 	{ "random", bench_random },
 	{ "share", bench_share },
 	{ "precision", bench_precision },
