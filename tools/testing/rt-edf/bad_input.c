@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Malformed or over-subscribing writes to a group's RT bandwidth files are
- * refused with an error and change nothing.
+ * The bad input matrix: every malformed or over-subscribing write to a
+ * group's four RT files is refused with the errno the documentation
+ * (Documentation/scheduler/sched-rt-edf.rst, "Admission control") gives
+ * for it, and changes nothing, in the group or anywhere else.
+ *
+ * The files: cpu.rt_period_us and cpu.rt_task_period_us take unsigned
+ * numbers (kstrtoull), cpu.rt_runtime_us and cpu.rt_task_runtime_us
+ * signed ones (kstrtoll); both accept one trailing newline, as echo
+ * writes, and nothing else around the number.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,98 +21,164 @@
 
 #define G	"bad"
 #define CHILD	"bad/child"
-#define BIG	"bad-big"
 #define P_US	100000
-#define Q_US	10000
+#define Q_US	20000		/* the group */
+#define QT_US	10000		/* its own tasks */
+#define QC_US	10000		/* its child */
 
-struct bad_write {
-	const char *file;
+static const char *const files[] = {
+	"cpu.rt_period_us", "cpu.rt_runtime_us",
+	"cpu.rt_task_period_us", "cpu.rt_task_runtime_us",
+};
+#define NR_FILES	4
+
+/* A value written to every file, and what each kind of file answers. */
+struct bad_value {
 	const char *val;
 	const char *what;
+	int period_errno;	/* cpu.rt_period_us, cpu.rt_task_period_us */
+	int runtime_errno;	/* cpu.rt_runtime_us, cpu.rt_task_runtime_us */
 };
 
-static const struct bad_write cases[] = {
-	{ "cpu.rt_runtime_us", "-5", "a negative runtime" },
-	{ "cpu.rt_runtime_us", "abc", "a non-numeric runtime" },
-	{ "cpu.rt_runtime_us", "12abc", "a runtime with trailing garbage" },
-	{ "cpu.rt_runtime_us", "\n", "an empty runtime" },
-	{ "cpu.rt_runtime_us", "99999999999999999999", "a runtime beyond 64 bits" },
-	{ "cpu.rt_runtime_us", "9223372036854775807", "a runtime overflowing ns" },
-	{ "cpu.rt_runtime_us", "200000", "a runtime longer than the period" },
-	{ "cpu.rt_period_us", "0", "a zero period" },
-	{ "cpu.rt_period_us", "-100000", "a negative period" },
-	{ "cpu.rt_period_us", "abc", "a non-numeric period" },
-	{ "cpu.rt_period_us", "99999999999999999999", "a period beyond 64 bits" },
-	{ "cpu.rt_period_us", "9223372036854775808", "a period overflowing ns" },
-	{ "cpu.rt_period_us", "5000", "a period shorter than the runtime" },
+static const struct bad_value values[] = {
+	{ "-1", "minus one", EINVAL, EINVAL },
+	{ "-100000", "a negative value", EINVAL, EINVAL },
+	{ "\n", "an empty line", EINVAL, EINVAL },
+	{ " ", "whitespace", EINVAL, EINVAL },
+	{ " 50000", "leading whitespace", EINVAL, EINVAL },
+	{ "50000 ", "a trailing space", EINVAL, EINVAL },
+	{ "abc", "a non-numeric value", EINVAL, EINVAL },
+	{ "50000abc", "trailing garbage", EINVAL, EINVAL },
+	{ "5e4", "a float", EINVAL, EINVAL },
+	/* In 64 bits, but more than 2^44 ns (about 4.9 hours). */
+	{ "17592186045", "a value above 2^44 ns", EINVAL, EINVAL },
+	{ "9223372036854775807", "2^63 - 1", EINVAL, EINVAL },
+	/* Signed files cannot hold 2^63; unsigned ones refuse it as too big. */
+	{ "9223372036854775808", "2^63", EINVAL, ERANGE },
+	{ "18446744073709551615", "2^64 - 1", EINVAL, ERANGE },
+	{ "18446744073709551616", "2^64", ERANGE, ERANGE },
+	{ "99999999999999999999999", "a 23-digit number", ERANGE, ERANGE },
 };
 
-static bool unchanged(const char *group, long long period, long long runtime)
+/* The four values of the group, its child and the root. */
+struct state {
+	long long v[3][NR_FILES];
+};
+
+static const char *const groups[] = { G, CHILD, "" };
+
+static void snapshot(struct state *s)
 {
-	long long p = -1, r = -1;
-
-	cg_read_ll(group, "cpu.rt_period_us", &p);
-	cg_read_ll(group, "cpu.rt_runtime_us", &r);
-	return p == period && r == runtime;
+	for (int g = 0; g < 3; g++)
+		for (int f = 0; f < NR_FILES; f++)
+			if (cg_read_ll(groups[g], files[f], &s->v[g][f]))
+				s->v[g][f] = -1;
 }
 
-static void printable(const char *in, char *out, size_t len)
+static bool unchanged(const struct state *before)
 {
-	snprintf(out, len, "%s", in);
-	for (char *s = out; *s; s++)
-		if (*s == '\n')
-			*s = ' ';
+	struct state now;
+
+	snapshot(&now);
+	return !memcmp(&now, before, sizeof(now));
+}
+
+static int nr_points;
+
+/* One write that must fail with errno want and change nothing. */
+static void refused(const char *group, const char *file, const char *val,
+		    int want, const char *what)
+{
+	struct state before;
+	int err;
+
+	nr_points++;
+	if (!cg_has(group, file)) {
+		ksft_test_result_skip("%s refuses %s: no such file\n", file, what);
+		return;
+	}
+	snapshot(&before);
+	err = cg_write(group, file, val);
+	if (err != -want)
+		ksft_print_msg("%s%s%s <- %s: %s, want %s\n", group, *group ? "/" : "",
+			       file, what, err ? strerror(-err) : "accepted",
+			       strerror(want));
+	ksft_test_result(err == -want && unchanged(&before),
+			 "%s%s%s refuses %s with %s and changes nothing\n",
+			 group, *group ? "/" : "", file, what, strerrorname_np(want));
+}
+
+static void setup(void)
+{
+	cg_remove(CHILD);
+	cg_remove(G);
+	if (cg_group(G, P_US, Q_US))
+		die("setting up " G);
+	if (cg_has(G, "cpu.rt_task_runtime_us") &&
+	    cg_write_ll(G, "cpu.rt_task_runtime_us", QT_US))
+		die("setting up " G "'s own tasks");
+	if (cg_group(CHILD, P_US, QC_US))
+		die("setting up " CHILD);
 }
 
 int main(void)
 {
-	unsigned int i, n = sizeof(cases) / sizeof(cases[0]);
-	long long root_period = 0, root_runtime = 0;
-	char shown[64];
-	int err;
+	const int nv = sizeof(values) / sizeof(values[0]);
+	long long root_p = 0, root_q = 0;
+	char val[64];
+	pid_t pid;
 
 	rtedf_init();
-	ksft_set_plan(n + 2);
+	ksft_set_plan(nv * NR_FILES + 12);
+	setup();
+
+	/* Malformed numbers, in every file. */
+	for (int f = 0; f < NR_FILES; f++)
+		for (int i = 0; i < nv; i++)
+			refused(G, files[f], values[i].val,
+				strstr(files[f], "period") ? values[i].period_errno :
+							     values[i].runtime_errno,
+				values[i].what);
+
+	/* Values that are numbers but make no reservation. */
+	refused(G, "cpu.rt_period_us", "0", EINVAL, "a zero period");
+	refused(G, "cpu.rt_task_period_us", "0", EINVAL, "a zero period");
+	refused(G, "cpu.rt_runtime_us", "100001", EINVAL,
+		"a runtime longer than the period");
+	refused(G, "cpu.rt_task_runtime_us", "100001", EINVAL,
+		"a runtime longer than the period");
+	refused(G, "cpu.rt_period_us", "19999", EINVAL,
+		"a period shorter than the runtime");
+
+	/* Over-subscription, at every level. */
+	refused(CHILD, "cpu.rt_runtime_us", "30000", EBUSY,
+		"a child larger than its parent");
+	refused(G, "cpu.rt_runtime_us", "15000", EBUSY,
+		"a parent shrunk below its children and own tasks");
+	refused(G, "cpu.rt_period_us", "200000", EBUSY,
+		"a parent period that shrinks it below its children");
+	refused(G, "cpu.rt_task_runtime_us", "15000", EBUSY,
+		"own tasks that no longer fit next to the children");
+	cg_read_ll("", "cpu.rt_period_us", &root_p);
+	cg_read_ll("", "cpu.rt_runtime_us", &root_q);
+	snprintf(val, sizeof(val), "%lld", root_p);
+	refused("", "cpu.rt_runtime_us", val, EBUSY,
+		"a root above the global RT limit");
+	refused("", "cpu.rt_task_runtime_us", "0", EINVAL,
+		"no runtime for the root's own tasks");
+
+	/* Taking all runtime from own tasks while they include an RT task. */
+	pid = spawn_busy(G, SCHED_FIFO, 10, -1);
+	if (pid < 0)
+		die("starting an RT task in " G);
+	refused(G, "cpu.rt_task_runtime_us", "0", EBUSY,
+		"no runtime while the group has an RT task");
+	stop_child(pid);
 
 	cg_remove(CHILD);
 	cg_remove(G);
-	if (cg_group(G, P_US, Q_US))
-		die("setting up group " G);
-
-	for (i = 0; i < n; i++) {
-		err = cg_write(G, cases[i].file, cases[i].val);
-		printable(cases[i].val, shown, sizeof(shown));
-		ksft_print_msg("%s <- '%s': %s\n", cases[i].file, shown,
-			       err ? strerror(-err) : "accepted");
-		ksft_test_result(err && unchanged(G, P_US, Q_US),
-				 "%s refuses %s and changes nothing\n",
-				 cases[i].file, cases[i].what);
-	}
-
-	/* Over-subscription: a child larger than its parent. */
-	if (mkdir(cg_path(CHILD, ""), 0755))
-		die("mkdir " CHILD);
-	cg_write_ll(CHILD, "cpu.rt_period_us", P_US);
-	err = cg_write_ll(CHILD, "cpu.rt_runtime_us", 2 * Q_US);
-	ksft_test_result(err && unchanged(CHILD, P_US, 0) &&
-			 unchanged(G, P_US, Q_US),
-			 "a child larger than its parent is refused\n");
-	cg_remove(CHILD);
-
-	/* Over-subscription at the root: more than the global RT limit. */
-	cg_read_ll("", "cpu.rt_period_us", &root_period);
-	cg_read_ll("", "cpu.rt_runtime_us", &root_runtime);
-	cg_remove(BIG);
-	if (mkdir(cg_path(BIG, ""), 0755))
-		die("mkdir " BIG);
-	cg_write_ll(BIG, "cpu.rt_period_us", root_period);
-	err = cg_write_ll(BIG, "cpu.rt_runtime_us",
-			  root_runtime + (root_period - root_runtime) / 2);
-	ksft_test_result(err && unchanged(BIG, root_period, 0) &&
-			 unchanged("", root_period, root_runtime),
-			 "a group larger than the global RT limit is refused\n");
-	cg_remove(BIG);
-
-	cg_remove(G);
+	if (nr_points != nv * NR_FILES + 12)
+		ksft_exit_fail_msg("planned %d points, ran %d\n",
+				   nv * NR_FILES + 12, nr_points);
 	ksft_finished();
 }
