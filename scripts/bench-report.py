@@ -386,9 +386,9 @@ def main():
     md.append("")
     md.append("The same with rt-app (Debian's 1.0): one rt-app process runs both tasks as threads with "
               "absolute timers; rt-app 1.0 has no task groups, so the benchmark moves each thread into its "
-              "group during a 200 ms start delay.  Each job is a calibrated \"run\" of 90% of the budget "
-              f"(rt-app's calibration: {R['rtedf']['rtapp'][0]['calibration_ns'] if R['rtedf']['rtapp'] else '?'} ns per loop); "
-              "lateness is rt-app's slack negated.  The run lasts about 2.8 s.")
+              "group during a 100 ms start delay.  Each job is a calibrated \"run\" of 90% of the budget "
+              f"(measured: {R['rtedf']['rtapp'][0]['calibration_ns'] if R['rtedf']['rtapp'] else '?'} ns per loop); "
+              "lateness is rt-app's slack negated.  Each run lasts 0.9 s.")
     md.append("")
     md.append("| task | reservation | prio | jobs stock | jobs rt-edf | misses stock | misses rt-edf | max lateness stock | max lateness rt-edf |")
     md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
