@@ -15,8 +15,10 @@ What is drawn, and how it is known:
   crosses   a deadline that the job missed (its own finish time)
   down triangle   budget exhausted: the task was switched out while still
             runnable, and either its group had run Q since its last known
-            replenishment, or the CPU then idled or ran a non-RT task (a
-            runnable RT task is passed over only when it is throttled)
+            replenishment (rt-edf), or the CPU then idled, ran a non-RT
+            task, or (stock, where priorities order the groups) ran a
+            lower-priority task: a runnable RT task is passed over so only
+            when it is throttled
   up triangle     replenishment: on rt-edf, the intruder's server deadline
             read from the scheduler debug file after the run, minus
             multiples of P (its server is backlogged all along, so it is
@@ -127,7 +129,9 @@ def main():
             i = row_of_pid[prev]
             renew_upto(i, t)
             ran_q = rtedf and last_renewal[i] is not None and used[i] >= q[i] - TOL_NS
-            passed_over = nxt == 0 or int(e.get("next_prio", "0")) >= 100
+            nprio = int(e.get("next_prio", "0"))
+            passed_over = nxt == 0 or nprio >= 100 or (
+                not rtedf and nprio > int(e.get("prev_prio", "999")))
             if ran_q or passed_over:
                 exhausted.append((i, t))
                 waiting_refill.add(i)
@@ -223,10 +227,15 @@ def main():
     o.append(f'<text x="{left + 258}" y="{ly + 4}">deadline missed (the job finished later)</text>')
     ly += 22
     o.append(f'<path d="M{left - 148},{ly - 6} L{left - 138},{ly - 6} L{left - 143},{ly + 3} Z" fill="#d00"/>')
-    o.append(f'<text x="{left - 128}" y="{ly + 4}">budget exhausted: switched out still runnable after its group ran Q since its last known '
-             f'replenishment,</text>')
+    if rtedf:
+        l1 = "budget exhausted: switched out still runnable after its group ran Q since its last known replenishment,"
+        l2 = "or while the CPU then idled or ran a non-RT task (inferred from sched_switch)"
+    else:
+        l1 = "budget exhausted: switched out still runnable while the CPU then idled or ran a non-RT or lower-priority"
+        l2 = "task: a runnable RT task is passed over so only when its group is throttled (inferred from sched_switch)"
+    o.append(f'<text x="{left - 128}" y="{ly + 4}">{l1}</text>')
     ly += 16
-    o.append(f'<text x="{left - 128}" y="{ly + 4}">or the CPU then idled or ran a non-RT task (inferred from sched_switch)</text>')
+    o.append(f'<text x="{left - 128}" y="{ly + 4}">{l2}</text>')
     ly += 22
     o.append(f'<path d="M{left - 148},{ly + 4} L{left - 138},{ly + 4} L{left - 143},{ly - 5} Z" fill="#2a2"/>')
     if rtedf:

@@ -277,6 +277,7 @@ int trace_for_each(void (*cb)(const struct sw_event *e, void *arg), void *arg)
 		e.t = sec * NSEC_PER_SEC + usec * NSEC_PER_USEC;
 		p += strlen(": sched_switch: ");
 		if (field_int(p, " prev_pid=", &e.prev_pid) ||
+		    field_int(p, " prev_prio=", &e.prev_prio) ||
 		    field_int(p, " next_pid=", &e.next_pid) ||
 		    field_int(p, " next_prio=", &e.next_prio))
 			continue;

@@ -79,7 +79,7 @@ bool is_rtedf(void);
 struct sw_event {
 	uint64_t t;		/* ns, CLOCK_MONOTONIC (us resolution) */
 	int prev_pid, next_pid;
-	int next_prio;		/* kernel priority: < 100 real-time */
+	int prev_prio, next_prio;	/* kernel priorities: < 100 real-time */
 	char prev_state[8];	/* "R", "R+", "S", "D", ... */
 };
 /* Stops tracing, clears the buffer, enables sched_switch, starts. */

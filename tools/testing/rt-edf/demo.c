@@ -77,9 +77,9 @@ static void on_switch(const struct sw_event *e, void *arg)
 	if (n)
 		n->since = e->t;
 	if (e->t < t0 + PICTURE)
-		printf("@sw t=%llu prev=%d state=%s next=%d next_prio=%d\n",
-		       (unsigned long long)e->t, e->prev_pid, e->prev_state,
-		       e->next_pid, e->next_prio);
+		printf("@sw t=%llu prev=%d prev_prio=%d state=%s next=%d next_prio=%d\n",
+		       (unsigned long long)e->t, e->prev_pid, e->prev_prio,
+		       e->prev_state, e->next_pid, e->next_prio);
 }
 
 int main(void)
