@@ -42,8 +42,8 @@ done
 
 wall=$(($(date +%s) - start))
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
-machine="$(nproc) cores, ${cpu:-unknown CPU}, Debian $(cat /etc/debian_version 2>/dev/null || echo '?'), $(qemu-system-x86_64 --version | head -1)"
-qemu=$(grep -o -- '-accel [^ ]*\( -icount [^ ]*\)\?' "$out/rtedf/qemu.cmd" | head -1)
+machine="$(nproc) cores, ${cpu:-unknown CPU}, Debian $(cat /etc/debian_version 2>/dev/null || echo '?'), $(qemu-system-x86_64 --version | sed -n 1p)"
+qemu=$(grep -m1 -o -- '-accel [^ ]*\( -icount [^ ]*\)\?' "$out/rtedf/qemu.cmd")
 qemu+=" -smp 1 -m 512M"
 python3 "$TOP/scripts/bench-report.py" "$out" "$out/rtedf/results.log" "$out/stock/results.log" \
 	"date=$(date -u '+%Y-%m-%d %H:%M UTC')" "machine=$machine" "qemu=$qemu" \

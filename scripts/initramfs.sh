@@ -30,8 +30,10 @@ copy_dyn() {
 copy_dyn /usr/bin/chrt
 copy_dyn /usr/bin/rt-app
 copy_dyn /usr/bin/cyclictest
-# rt-app's pthread_exit() loads libgcc_s at run time.
-gcc_s=$(/sbin/ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ { print $NF; exit }')
+# rt-app's pthread_exit() loads libgcc_s at run time.  (awk reads all of
+# ldconfig's output: exiting early would kill it with SIGPIPE, which
+# pipefail turns into a failure.)
+gcc_s=$(/sbin/ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ && !f { print $NF; f = 1 }')
 [ -n "$gcc_s" ] || die "libgcc_s.so.1 not found"
 mkdir -p "$root$(dirname "$gcc_s")"
 cp -L "$gcc_s" "$root$gcc_s"
