@@ -9,16 +9,17 @@
 #   make initramfs       build/initramfs.cpio.gz
 #   make test T=share    one test program on one boot (SMP=1 by default)
 #   make shell           a shell in the guest (SMP=1, KERNEL=rtedf)
+#   make torture         the churn torture (DURATION=s per run, SEED=n, SMP)
 #   make series-check    build, boot and checkpatch every patch in turn
 #   make patches         export build/linux base..HEAD into patches/
 #   make tree-reset      discard build/linux's commits, re-apply patches/
 #   make clean           remove build/ (ccache is kept in build/ccache)
 
 S := scripts
-export KERNEL DEBUG SMP TESTS QUICK
+export KERNEL DEBUG SMP TESTS QUICK DURATION SEED
 
 .PHONY: all deps kernel kernel-stock initramfs check demo bench test shell \
-	patches tree-reset clean series-check
+	patches tree-reset clean series-check torture
 
 all: kernel
 
@@ -42,6 +43,9 @@ demo:
 
 bench:
 	@$(S)/bench.sh
+
+torture:
+	@$(S)/torture.sh
 
 test:
 	@SMP="$(or $(SMP),1)" TESTS="$(T)" QUICK=1 $(S)/check.sh

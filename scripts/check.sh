@@ -2,18 +2,18 @@
 # make check: the whole verdict.
 #
 # Environment: KERNEL=rtedf (default) or stock, DEBUG=1 for the debug
-# config, SMP="1 2" (vCPU counts to run the suite on), TESTS="a b" (only
+# config, SMP="1 2 4" (vCPU counts to run the suite on), TESTS="a b" (only
 # these test programs), QUICK=1 (suite only: no checkpatch, no sparse).
 #
 # Builds what is missing, runs the guest suite on each vCPU count, then on
 # the rt-edf kernel checkpatch.pl --strict on every patch and sparse on
-# kernel/sched/ against the stock tree's baseline.  On KERNEL=stock, the
-# tests named in tools/testing/rt-edf/stock-xfail must fail and all others
-# pass.  Ends with one line 'N passed, N failed'; exits 1 on any failure.
+# kernel/sched/ against the stock tree's baseline.  On KERNEL=stock, the tests named in
+# tools/testing/rt-edf/stock-xfail must fail and all others pass.  Ends
+# with one line 'N passed, N failed'; exits 1 on any failure.
 . "$(dirname "$0")/lib.sh"
 
 kernel=${KERNEL:-rtedf}
-smps=${SMP:-1 2}
+smps=${SMP:-1 2 4}
 tests=${TESTS:-}
 debug=${DEBUG:-0}
 sfx=$([ "$debug" = 1 ] && echo -debug || true)

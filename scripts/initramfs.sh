@@ -16,7 +16,7 @@ cp "$TESTDIR/init" "$root/init"
 chmod 755 "$root/init"
 cp "$bin/tests.list" "$root/rtedf/"
 while read -r t; do cp "$bin/$t" "$root/rtedf/bin/"; done <"$bin/tests.list"
-for w in demo bench; do cp "$bin/$w" "$root/rtedf/bin/"; done
+for w in demo bench torture; do cp "$bin/$w" "$root/rtedf/bin/"; done
 
 # A dynamically linked program and every library it loads.
 copy_dyn() {
@@ -30,9 +30,9 @@ copy_dyn() {
 copy_dyn /usr/bin/chrt
 copy_dyn /usr/bin/rt-app
 copy_dyn /usr/bin/cyclictest
-# rt-app's pthread_exit() loads libgcc_s at run time.  (awk reads all of
-# ldconfig's output: exiting early would kill it with SIGPIPE, which
-# pipefail turns into a failure.)
+# rt-app's pthread_exit() loads libgcc_s at run time.  awk reads all of
+# ldconfig's output: exiting early could kill ldconfig with SIGPIPE, which
+# pipefail turns into a failed build (seen as 'Error 141').
 gcc_s=$(/sbin/ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ && !f { print $NF; f = 1 }')
 [ -n "$gcc_s" ] || die "libgcc_s.so.1 not found"
 mkdir -p "$root$(dirname "$gcc_s")"

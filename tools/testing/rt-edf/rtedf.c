@@ -219,6 +219,17 @@ void sleep_ns(uint64_t ns)
 		;
 }
 
+void sleep_until(uint64_t t)
+{
+	struct timespec ts = {
+		.tv_sec = t / NSEC_PER_SEC,
+		.tv_nsec = t % NSEC_PER_SEC,
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
 uint64_t cputime_ns(pid_t pid)
 {
 	struct timespec ts;
@@ -229,15 +240,21 @@ uint64_t cputime_ns(pid_t pid)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-pid_t spawn_busy(const char *group, int policy, int prio, int cpu)
+pid_t rtedf_fork(void)
+{
+	fflush(NULL);
+	return fork();
+}
+
+static pid_t __spawn_busy(const char *group, int policy, int prio, int cpu,
+			  bool unpin, uint64_t start_ns)
 {
 	int pfd[2], err = 0;
 	pid_t pid;
 
 	if (pipe(pfd))
 		return -1;
-	fflush(NULL);
-	pid = fork();
+	pid = rtedf_fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
@@ -250,6 +267,16 @@ pid_t spawn_busy(const char *group, int policy, int prio, int cpu)
 		if (write(pfd[1], &err, sizeof(err)) != sizeof(err) || err)
 			_exit(1);
 		close(pfd[1]);
+		if (start_ns)
+			sleep_until(start_ns);
+		if (unpin) {
+			cpu_set_t all;
+
+			CPU_ZERO(&all);
+			for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+				CPU_SET(cpu, &all);
+			sched_setaffinity(0, sizeof(all), &all);
+		}
 		for (;;)
 			;
 	}
@@ -264,12 +291,54 @@ pid_t spawn_busy(const char *group, int policy, int prio, int cpu)
 	return pid;
 }
 
+pid_t spawn_busy(const char *group, int policy, int prio, int cpu)
+{
+	return __spawn_busy(group, policy, prio, cpu, false, 0);
+}
+
+pid_t spawn_busy_at(const char *group, int policy, int prio, int cpu,
+		    uint64_t start_ns)
+{
+	return __spawn_busy(group, policy, prio, cpu, false, start_ns);
+}
+
+pid_t spawn_busy_from(const char *group, int policy, int prio, int home_cpu,
+		      uint64_t start_ns)
+{
+	return __spawn_busy(group, policy, prio, home_cpu, true, start_ns);
+}
+
+void start_in_future(uint64_t start_ns)
+{
+	if (now_ns() >= start_ns)
+		ksft_exit_fail_msg("the workers were not ready before their start time\n");
+}
+
+char proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	/* "pid (comm) S ...": comm may hold spaces and parentheses. */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
 pid_t spawn_sleeper(void)
 {
 	pid_t pid;
 
-	fflush(NULL);
-	pid = fork();
+	pid = rtedf_fork();
 	if (pid == 0) {
 		for (;;)
 			pause();
@@ -288,14 +357,21 @@ void stop_child(pid_t pid)
 void measure_permille(const pid_t *pids, int n, uint64_t window_ns,
 		      double *permille)
 {
+	measure_permille_at(pids, n, now_ns(), window_ns, permille);
+}
+
+void measure_permille_at(const pid_t *pids, int n, uint64_t start_ns,
+			 uint64_t window_ns, double *permille)
+{
 	uint64_t t0, t1, c0[n], c1[n];
 	int i;
 
 	set_sched(0, SCHED_FIFO, 99);
+	sleep_until(start_ns);
 	t0 = now_ns();
 	for (i = 0; i < n; i++)
 		c0[i] = cputime_ns(pids[i]);
-	sleep_ns(window_ns);
+	sleep_until(start_ns + window_ns);
 	for (i = 0; i < n; i++)
 		c1[i] = cputime_ns(pids[i]);
 	t1 = now_ns();
@@ -328,41 +404,40 @@ void *shared_alloc(size_t size)
 	return p;
 }
 
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = {
-		.tv_sec = t / NSEC_PER_SEC,
-		.tv_nsec = t % NSEC_PER_SEC,
-	};
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
-pid_t spawn_periodic(const char *group, int prio, int cpu, uint64_t wcet_ns,
-		     uint64_t period_ns, uint64_t duration_ns,
-		     struct periodic_stats **statsp)
+static pid_t __spawn_periodic(const char *group, int prio, int cpu, bool unpin,
+			      uint64_t wcet_ns, uint64_t period_ns,
+			      uint64_t release_ns, uint64_t duration_ns,
+			      struct periodic_stats **statsp)
 {
 	struct periodic_stats *st = shared_alloc(sizeof(*st));
 	pid_t pid;
 
 	*statsp = st;
-	fflush(NULL);
-	pid = fork();
+	pid = rtedf_fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		uint64_t release, end;
+		uint64_t release = release_ns, end;
 		int64_t late;
 
 		if (cg_attach(group, getpid()) ||
 		    (cpu >= 0 && pin_cpu(0, cpu)) ||
 		    set_sched(0, SCHED_FIFO, prio))
 			_exit(2);
-		release = now_ns() + 10 * NSEC_PER_MSEC;
+		if (!release)
+			release = now_ns() + 10 * NSEC_PER_MSEC;
 		end = release + duration_ns;
 		for (; release < end; release += period_ns) {
 			sleep_until(release);
+			if (unpin) {
+				cpu_set_t all;
+
+				CPU_ZERO(&all);
+				for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+					CPU_SET(cpu, &all);
+				sched_setaffinity(0, sizeof(all), &all);
+				unpin = false;
+			}
 			burn_cpu(wcet_ns);
 			late = (int64_t)(now_ns() - (release + period_ns));
 			st->jobs++;
@@ -375,6 +450,31 @@ pid_t spawn_periodic(const char *group, int prio, int cpu, uint64_t wcet_ns,
 		_exit(0);
 	}
 	return pid;
+}
+
+pid_t spawn_periodic(const char *group, int prio, int cpu, uint64_t wcet_ns,
+		     uint64_t period_ns, uint64_t duration_ns,
+		     struct periodic_stats **statsp)
+{
+	return __spawn_periodic(group, prio, cpu, false, wcet_ns, period_ns, 0,
+				duration_ns, statsp);
+}
+
+pid_t spawn_periodic_at(const char *group, int prio, int cpu, uint64_t wcet_ns,
+			uint64_t period_ns, uint64_t release_ns,
+			uint64_t duration_ns, struct periodic_stats **statsp)
+{
+	return __spawn_periodic(group, prio, cpu, false, wcet_ns, period_ns,
+				release_ns, duration_ns, statsp);
+}
+
+pid_t spawn_periodic_from(const char *group, int prio, int home_cpu,
+			  uint64_t wcet_ns, uint64_t period_ns,
+			  uint64_t release_ns, uint64_t duration_ns,
+			  struct periodic_stats **statsp)
+{
+	return __spawn_periodic(group, prio, home_cpu, true, wcet_ns, period_ns,
+				release_ns, duration_ns, statsp);
 }
 
 struct periodic_stats *wait_periodic(pid_t pid, struct periodic_stats *st)

@@ -51,6 +51,8 @@ int nr_cpus(void);
 
 uint64_t now_ns(void);
 void sleep_ns(uint64_t ns);
+/* Sleeps until now_ns() >= t. */
+void sleep_until(uint64_t t);
 /* CPU time consumed by process pid so far, in ns. */
 uint64_t cputime_ns(pid_t pid);
 
@@ -60,7 +62,34 @@ uint64_t cputime_ns(pid_t pid);
  * runs with the policy, or -1.
  */
 pid_t spawn_busy(const char *group, int policy, int prio, int cpu);
+/*
+ * The same, but the child blocks until start_ns (CLOCK_MONOTONIC) before it
+ * spins, so that several workers start in phase: their timers expire
+ * together, and one timer interrupt per CPU wakes all of them at once, so
+ * their servers start within microseconds of each other.  (A pipe or
+ * futex woken by the parent would release them one after the other, and a
+ * woken worker can preempt the parent or hold the pipe's lock.)  start_ns
+ * must leave time to spawn them all: check with start_in_future().
+ */
+pid_t spawn_busy_at(const char *group, int policy, int prio, int cpu,
+		    uint64_t start_ns);
+/*
+ * The same, unpinned, but the child sleeps on home_cpu and lets go of it
+ * only once woken at start_ns: workers with different home CPUs then wake
+ * on their own CPUs, each by its CPU's timer, rather than all on the CPU
+ * they were forked on, from where all but one would have to be pushed
+ * away (which takes up to a millisecond under QEMU and would start their
+ * servers out of phase).
+ */
+pid_t spawn_busy_from(const char *group, int policy, int prio, int home_cpu,
+		      uint64_t start_ns);
+/* Fails the program if start_ns has passed (workers started out of phase). */
+void start_in_future(uint64_t start_ns);
+/* fork() for the tests, with stdio flushed first. */
+pid_t rtedf_fork(void);
 void stop_child(pid_t pid);
+/* The state letter of /proc/<pid>/stat ('R', 'S', ...), or 0 if gone. */
+char proc_state(pid_t pid);
 /* Forks a child that sleeps until killed, where it is (SCHED_OTHER). */
 pid_t spawn_sleeper(void);
 
@@ -71,6 +100,15 @@ pid_t spawn_sleeper(void);
  */
 void measure_permille(const pid_t *pids, int n, uint64_t window_ns,
 		      double *permille);
+/*
+ * The same over [start_ns, start_ns + window_ns) (CLOCK_MONOTONIC, as
+ * now_ns()).  A window of whole periods of a periodic schedule holds
+ * exactly its share, whatever its phase; one that starts and ends where
+ * the measured tasks are throttled does not depend on the measurer's own
+ * wakeup latency either.
+ */
+void measure_permille_at(const pid_t *pids, int n, uint64_t start_ns,
+			 uint64_t window_ns, double *permille);
 
 /* Burns ns of the calling thread's CPU time. */
 void burn_cpu(uint64_t ns);
@@ -92,6 +130,18 @@ struct periodic_stats {
 pid_t spawn_periodic(const char *group, int prio, int cpu, uint64_t wcet_ns,
 		     uint64_t period_ns, uint64_t duration_ns,
 		     struct periodic_stats **stats);
+/*
+ * The same with the first release at release_ns (CLOCK_MONOTONIC, in the
+ * future), so that several workers are released in phase.
+ */
+pid_t spawn_periodic_at(const char *group, int prio, int cpu, uint64_t wcet_ns,
+			uint64_t period_ns, uint64_t release_ns,
+			uint64_t duration_ns, struct periodic_stats **stats);
+/* The same, unpinned from its first release on; until then on home_cpu. */
+pid_t spawn_periodic_from(const char *group, int prio, int home_cpu,
+			  uint64_t wcet_ns, uint64_t period_ns,
+			  uint64_t release_ns, uint64_t duration_ns,
+			  struct periodic_stats **stats);
 /* Waits for the worker; returns its stats (unmapped by the next call). */
 struct periodic_stats *wait_periodic(pid_t pid, struct periodic_stats *stats);
 /* Shared anonymous memory for results of a child. */

@@ -1,0 +1,667 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Churn torture: for a given time, a seeded random sequence of everything
+ * an administrator and the tasks can do to RT groups, at once:
+ *
+ *  - create and remove groups at depths 1 to 3;
+ *  - change the four RT files of busy groups, with valid values (bigger
+ *    and smaller) and invalid ones;
+ *  - move tasks between groups, change their policy and priority (as chrt
+ *    does) and their affinity;
+ *  - fork and exit storms inside groups;
+ *  - kill -9 tasks, throttled and PI-boosted ones included;
+ *  - PI mutex chains across groups (robust PTHREAD_PRIO_INHERIT mutexes,
+ *    taken in index order so that there is no deadlock);
+ *  - CPU offline and online.
+ *
+ * A sentinel reservation with a periodic task runs throughout and must
+ * miss no deadline.  At the end every task must be reaped, every group
+ * removable, all CPUs online, and the bandwidth admission control still
+ * hands out must be exactly what the surviving groups leave free.
+ *
+ * RTEDF_TORTURE="seconds:seed[:1]" (the guest init takes it from the
+ * kernel command line rtedf.torture=; ":1" logs every operation to the
+ * console); the same seed gives the same sequence of operations.
+ *
+ * The sentinel needs 20 ms every 200 ms and has 50 ms every 200 ms: its
+ * slack (150 ms beyond its reservation's guarantee) absorbs what runs
+ * above RT, the fair server's burst (up to 50 ms) and CPU hotplug's
+ * stop_machine, and the PI critical sections of boosted groups (a few
+ * ms); a miss means the reservation was broken.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rtedf.h"
+
+#define SENTINEL	"sentinel"
+#define S_PERIOD_US	200000
+#define S_RUNTIME_US	50000
+#define S_WCET_NS	(20 * NSEC_PER_MSEC)
+
+#define MAX_GROUPS	24
+#define MAX_WORKERS	32
+#define NLOCKS		4
+
+enum kind { BUSY, PERIODIC, LOCKER, NR_KINDS };
+
+enum op {
+	OP_CREATE, OP_REMOVE, OP_PARAM, OP_MOVE, OP_CHRT, OP_AFFINITY,
+	OP_FORK, OP_KILL, OP_HOTPLUG, NR_OPS
+};
+
+static const char *const op_names[NR_OPS] = {
+	"create", "remove", "param", "move", "chrt", "affinity", "fork",
+	"kill", "hotplug",
+};
+static const int op_weight[NR_OPS] = { 8, 5, 20, 15, 12, 6, 4, 8, 3 };
+
+struct group {
+	char name[96];
+	int depth;
+	bool used;
+};
+
+struct shared {
+	pthread_mutex_t lock[NLOCKS];
+	volatile unsigned long heartbeat;
+};
+
+static struct group groups[MAX_GROUPS];
+static pid_t workers[MAX_WORKERS];
+/* Killed workers and fork storms, to be reaped (never waitpid(-1)). */
+static pid_t pending[4096];
+static int nr_pending;
+static struct shared *sh;
+static int ncpus, next_id;
+static unsigned long ops_done[NR_OPS], ops_ok[NR_OPS];
+static uint64_t rng;
+/* With a third field in RTEDF_TORTURE, every operation goes to the console. */
+static int trace;
+
+/* xorshift64*: the whole sequence follows from the seed. */
+static uint64_t rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 2685821657736338717ULL;
+}
+
+static int rnd_n(int n)
+{
+	return n > 0 ? (int)(rnd() % n) : 0;
+}
+
+/* A random group (index), or -1 for the root; only used slots. */
+static int rnd_group(bool root_ok)
+{
+	int idx[MAX_GROUPS], n = 0;
+
+	for (int i = 0; i < MAX_GROUPS; i++)
+		if (groups[i].used)
+			idx[n++] = i;
+	if (!n || (root_ok && !rnd_n(4)))
+		return -1;
+	return idx[rnd_n(n)];
+}
+
+static const char *gname(int g)
+{
+	return g < 0 ? "" : groups[g].name;
+}
+
+static void add_pending(pid_t pid)
+{
+	if (nr_pending < (int)(sizeof(pending) / sizeof(pending[0])))
+		pending[nr_pending++] = pid;
+}
+
+/* Reaps what has exited; with a limit, waits for all until it. */
+static bool reap_pending(uint64_t limit)
+{
+	for (;;) {
+		for (int i = 0; i < nr_pending; i++)
+			if (waitpid(pending[i], NULL, WNOHANG) != 0)
+				pending[i--] = pending[--nr_pending];
+		if (!nr_pending || !limit || now_ns() > limit)
+			return !nr_pending;
+		sleep_ns(10 * NSEC_PER_MSEC);
+	}
+}
+
+static void lock_chain(void)
+{
+	int first = rnd_n(NLOCKS), len = 1 + rnd_n(NLOCKS - first);
+	int i, err;
+
+	for (i = first; i < first + len; i++) {
+		err = pthread_mutex_lock(&sh->lock[i]);
+		if (err == EOWNERDEAD)
+			pthread_mutex_consistent(&sh->lock[i]);
+		else if (err)
+			break;
+	}
+	burn_cpu((200 + rnd_n(800)) * NSEC_PER_USEC);
+	while (--i >= first)
+		pthread_mutex_unlock(&sh->lock[i]);
+}
+
+/* A worker: spins, runs periodically, or takes PI lock chains. */
+static void worker(enum kind k)
+{
+	rng ^= (uint64_t)getpid() << 32;
+	for (;;) {
+		switch (k) {
+		case BUSY:
+			/*
+			 * Nearly busy: a task that never sleeps starves the
+			 * lower priority tasks of its group for good (fixed
+			 * priority inside a group), and one of those starved
+			 * inside an RCU read-side section stalls RCU and with
+			 * it CPU hotplug, on any kernel.
+			 */
+			burn_cpu((5 + rnd_n(20)) * NSEC_PER_MSEC);
+			sleep_ns((1 + rnd_n(3)) * NSEC_PER_MSEC);
+			break;
+		case PERIODIC:
+			burn_cpu((100 + rnd_n(3000)) * NSEC_PER_USEC);
+			sleep_ns((1 + rnd_n(20)) * NSEC_PER_MSEC);
+			break;
+		default:
+			lock_chain();
+			sleep_ns(rnd_n(3) * NSEC_PER_MSEC);
+			break;
+		}
+	}
+}
+
+/* Is pid in the root group? */
+static bool in_root(pid_t pid)
+{
+	char path[64], line[256];
+	bool root = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid ? pid : getpid());
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, ":cpu,") || strstr(line, ":cpu:"))
+			root = !strcmp(strrchr(line, ':'), ":/\n");
+	if (f)
+		fclose(f);
+	return root;
+}
+
+/*
+ * Tasks of the churn are real-time only in their own groups: the root
+ * group's own reservation is the kernel threads'.
+ */
+static void set_random_sched(pid_t pid)
+{
+	static const int policies[] = { SCHED_FIFO, SCHED_RR, SCHED_OTHER };
+	int policy = in_root(pid) ? SCHED_OTHER : policies[rnd_n(3)];
+
+	set_sched(pid, policy, policy == SCHED_OTHER ? 0 : 1 + rnd_n(90));
+}
+
+static bool spawn_worker(int slot)
+{
+	enum kind k = rnd_n(NR_KINDS);
+	int g = rnd_group(true);
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		set_sched(0, SCHED_OTHER, 0);
+		worker(k);
+	}
+	workers[slot] = pid;
+	cg_attach(gname(g), pid);
+	set_random_sched(pid);
+	return true;
+}
+
+static bool op_create(void)
+{
+	int parent = rnd_group(true), slot = -1;
+	long long period = (10 + rnd_n(20)) * 10000;	/* 100 to 290 ms */
+	long long runtime = period * (1 + rnd_n(8)) / 100;
+	char pname[sizeof(groups[0].name) + 16];
+
+	if (parent >= 0 && groups[parent].depth >= 3)
+		return false;
+	for (int i = 0; i < MAX_GROUPS; i++)
+		if (!groups[i].used) {
+			slot = i;
+			break;
+		}
+	if (slot < 0)
+		return false;
+	snprintf(pname, sizeof(pname), "%s", gname(parent));
+	snprintf(groups[slot].name, sizeof(groups[slot].name), "%.64s%st%d",
+		 pname, parent >= 0 ? "/" : "", next_id++);
+	if (mkdir(cg_path(groups[slot].name, ""), 0755))
+		return false;
+	groups[slot].used = true;
+	groups[slot].depth = parent >= 0 ? groups[parent].depth + 1 : 1;
+	/* Make room in the parent when it can grow; then the group's values. */
+	if (parent >= 0) {
+		long long q = 0;
+
+		cg_read_ll(gname(parent), "cpu.rt_runtime_us", &q);
+		cg_write_ll(gname(parent), "cpu.rt_runtime_us", q + runtime);
+	}
+	if (cg_write_ll(groups[slot].name, "cpu.rt_period_us", period) ||
+	    cg_write_ll(groups[slot].name, "cpu.rt_runtime_us", runtime))
+		return false;
+	if (cg_has(groups[slot].name, "cpu.rt_task_runtime_us") &&
+	    (cg_write_ll(groups[slot].name, "cpu.rt_task_period_us", period) ||
+	     cg_write_ll(groups[slot].name, "cpu.rt_task_runtime_us",
+			 runtime / (1 + rnd_n(2)))))
+		return false;
+	return true;
+}
+
+static bool is_ancestor(int a, int g)
+{
+	size_t n = strlen(groups[a].name);
+
+	return !strncmp(groups[g].name, groups[a].name, n) &&
+	       groups[g].name[n] == '/';
+}
+
+/* Removes a leaf group, killing its tasks first. */
+static bool op_remove(void)
+{
+	int g = rnd_group(false);
+	char path[4200], line[32];
+	FILE *f;
+
+	if (g < 0)
+		return false;
+	for (int i = 0; i < MAX_GROUPS; i++)
+		if (groups[i].used && is_ancestor(g, i))
+			return false;
+	snprintf(path, sizeof(path), "%s", cg_path(groups[g].name, "tasks"));
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		pid_t pid = atoi(line);
+
+		for (int i = 0; i < MAX_WORKERS; i++)
+			if (workers[i] == pid) {
+				workers[i] = 0;
+				add_pending(pid);
+			}
+		kill(pid, SIGKILL);
+	}
+	if (f)
+		fclose(f);
+	/* A killed task of a throttled group dies when its group runs. */
+	for (int i = 0; i < 50; i++) {
+		if (!rmdir(cg_path(groups[g].name, ""))) {
+			groups[g].used = false;
+			return true;
+		}
+		sleep_ns(10 * NSEC_PER_MSEC);
+	}
+	return false;
+}
+
+static bool op_param(void)
+{
+	static const char *const files[] = {
+		"cpu.rt_period_us", "cpu.rt_runtime_us",
+		"cpu.rt_task_period_us", "cpu.rt_task_runtime_us",
+	};
+	static const char *const bad[] = {
+		"-1", "", " ", "abc", "12abc", "0", "9223372036854775808",
+		"18446744073709551616", "99999999999",
+	};
+	int g = rnd_group(false);
+	const char *file = files[rnd_n(4)];
+	long long v = 0;
+	char val[32];
+
+	if (g < 0 || !cg_has(gname(g), file))
+		return false;
+	if (!rnd_n(3))
+		return !cg_write(gname(g), file, bad[rnd_n(9)]);
+	cg_read_ll(gname(g), file, &v);
+	/* Bigger or smaller, by up to half. */
+	v += (rnd_n(2) ? 1 : -1) * (v / 2 + 1) * rnd_n(100) / 100;
+	snprintf(val, sizeof(val), "%lld", v);
+	return !cg_write(gname(g), file, val);
+}
+
+static pid_t rnd_worker(void)
+{
+	int i = rnd_n(MAX_WORKERS);
+
+	return workers[i];
+}
+
+static bool op_move(void)
+{
+	pid_t pid = rnd_worker();
+	int g = rnd_group(true);
+
+	if (pid <= 0)
+		return false;
+	if (g < 0)
+		set_sched(pid, SCHED_OTHER, 0);
+	return !cg_attach(gname(g), pid);
+}
+
+static bool op_chrt(void)
+{
+	pid_t pid = rnd_worker();
+
+	if (pid <= 0)
+		return false;
+	set_random_sched(pid);
+	return true;
+}
+
+static bool op_affinity(void)
+{
+	pid_t pid = rnd_worker();
+	cpu_set_t set;
+
+	if (pid <= 0)
+		return false;
+	CPU_ZERO(&set);
+	for (int c = 0; c < ncpus; c++)
+		if (rnd_n(2))
+			CPU_SET(c, &set);
+	if (!CPU_COUNT(&set))
+		CPU_SET(rnd_n(ncpus), &set);
+	return !sched_setaffinity(pid, sizeof(set), &set);
+}
+
+/* A process in a random group, RT or not, forking short-lived children. */
+static bool op_fork(void)
+{
+	int g = rnd_group(true), n = 5 + rnd_n(30);
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		if (cg_attach(gname(g), getpid()))
+			_exit(1);
+		set_random_sched(0);
+		for (int i = 0; i < n; i++) {
+			pid_t c = fork();
+
+			if (c == 0) {
+				burn_cpu(100 * NSEC_PER_USEC);
+				_exit(0);
+			}
+		}
+		while (wait(NULL) > 0)
+			;
+		_exit(0);
+	}
+	add_pending(pid);
+	return true;
+}
+
+static bool op_kill(void)
+{
+	int i = rnd_n(MAX_WORKERS);
+
+	if (workers[i] > 0) {
+		kill(workers[i], SIGKILL);
+		add_pending(workers[i]);
+		workers[i] = 0;
+	}
+	return spawn_worker(i);
+}
+
+static int cpu_online_write(int cpu, int on)
+{
+	char path[64];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, on ? "1" : "0", 1) != 1)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static bool op_hotplug(void)
+{
+	if (ncpus < 2)
+		return false;
+	return !cpu_online_write(1 + rnd_n(ncpus - 1), rnd_n(2));
+}
+
+/* Copies a file to stdout as TAP comments. */
+static void dump_file(const char *path)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		printf("# %s", line);
+	if (f)
+		fclose(f);
+}
+
+/*
+ * A watchdog (a normal task, which the fair server runs whatever RT does):
+ * if the controller makes no progress for 20 s, it dumps the scheduler's
+ * state once, for the post-mortem of a hang.
+ */
+static pid_t spawn_watchdog(void)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		unsigned long last = sh->heartbeat;
+		int stale = 0;
+
+		for (;;) {
+			sleep_ns(5 * NSEC_PER_SEC);
+			stale = sh->heartbeat == last ? stale + 1 : 0;
+			last = sh->heartbeat;
+			if (stale == 4) {
+				printf("# watchdog: no progress for 20 s\n");
+				dump_file("/sys/kernel/debug/sched/debug");
+				dump_file("/proc/loadavg");
+				fflush(NULL);
+			}
+		}
+	}
+	return pid;
+}
+
+static bool (*const ops[NR_OPS])(void) = {
+	op_create, op_remove, op_param, op_move, op_chrt, op_affinity,
+	op_fork, op_kill, op_hotplug,
+};
+
+/* Bandwidth the root still hands out, in 1e-6 of a CPU, from the files. */
+static long long ppm(const char *group, const char *period, const char *runtime)
+{
+	long long p = 1, q = 0;
+
+	cg_read_ll(group, period, &p);
+	cg_read_ll(group, runtime, &q);
+	return q * 1000000 / p;
+}
+
+int main(void)
+{
+	const char *env = getenv("RTEDF_TORTURE");
+	unsigned long seconds = 20, seed = 1, total = 0;
+	pthread_mutexattr_t ma;
+	struct periodic_stats *st;
+	uint64_t end;
+	long long free_ppm;
+	pid_t sentinel, watchdog;
+	bool all_reaped = true, all_removed = true, online = true;
+	int err;
+
+	if (env && sscanf(env, "%lu:%lu:%d", &seconds, &seed, &trace) == 3 && trace)
+		trace = open("/dev/kmsg", O_WRONLY);
+	rng = seed * 0x9E3779B97F4A7C15ULL + 1;
+	rtedf_init();
+	ksft_set_plan(6);
+	ncpus = nr_cpus();
+	ksft_print_msg("torture: %lu s, seed %lu, %d CPUs\n", seconds, seed, ncpus);
+
+	sh = shared_alloc(sizeof(*sh));
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
+	for (int i = 0; i < NLOCKS; i++)
+		pthread_mutex_init(&sh->lock[i], &ma);
+
+	cg_remove(SENTINEL);
+	if (cg_group(SENTINEL, S_PERIOD_US, S_RUNTIME_US))
+		die("setting up the sentinel reservation");
+	/*
+	 * On CPU 0, which the churn never takes offline: deadlines are
+	 * guaranteed per CPU; a task that migrates gets its share, but each
+	 * CPU it arrives on may give its server a later deadline (the CBS
+	 * wakeup rule), so a migrating job has no deadline guarantee.
+	 */
+	sentinel = spawn_periodic(SENTINEL, 50, 0, S_WCET_NS,
+				  (uint64_t)S_PERIOD_US * NSEC_PER_USEC,
+				  seconds * NSEC_PER_SEC, &st);
+	if (sentinel < 0)
+		die("starting the sentinel");
+
+	watchdog = spawn_watchdog();
+
+	/* The controller: top priority in the root group, on time. */
+	set_sched(0, SCHED_FIFO, 99);
+	for (int i = 0; i < MAX_WORKERS / 2; i++)
+		spawn_worker(i);
+
+	end = now_ns() + seconds * NSEC_PER_SEC;
+	while (now_ns() < end) {
+		int w = rnd_n(100), o = 0;
+
+		for (int sum = op_weight[0]; o < NR_OPS - 1 && w >= sum;)
+			sum += op_weight[++o];
+		ops_done[o]++;
+		if (trace)
+			dprintf(trace, "<4>torture: op %lu %s\n", total, op_names[o]);
+		ops_ok[o] += ops[o]();
+		total++;
+		sh->heartbeat = total;
+		reap_pending(0);
+		sleep_ns((1 + rnd_n(10)) * NSEC_PER_MSEC);
+	}
+
+	for (int o = 0; o < NR_OPS; o++)
+		ksft_print_msg("%-8s %6lu done, %6lu accepted\n", op_names[o],
+			       ops_done[o], ops_ok[o]);
+
+	/* All CPUs back. */
+	for (int c = 1; c < ncpus; c++)
+		cpu_online_write(c, 1);
+	for (int c = 1; c < sysconf(_SC_NPROCESSORS_CONF); c++) {
+		char path[64];
+		long long on = 1;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", c);
+		f = fopen(path, "r");
+		if (f && fscanf(f, "%lld", &on) == 1 && !on)
+			online = false;
+		if (f)
+			fclose(f);
+	}
+
+	/* The sentinel stops by itself at the end. */
+	st = wait_periodic(sentinel, st);
+	ksft_print_msg("sentinel: %lu jobs, %lu late, worst lateness %lld us\n",
+		       st->jobs, st->misses, (long long)st->max_lateness_ns / 1000);
+
+	/* Every worker dies and is reaped (give throttled groups a period). */
+	for (int i = 0; i < MAX_WORKERS; i++)
+		if (workers[i] > 0) {
+			kill(workers[i], SIGKILL);
+			add_pending(workers[i]);
+		}
+	all_reaped = reap_pending(now_ns() + 5 * NSEC_PER_SEC);
+	for (int i = 0; i < nr_pending; i++)
+		ksft_print_msg("task %d was not reaped\n", pending[i]);
+
+	/* Every group can be removed, deepest first. */
+	for (int depth = 3; depth >= 1; depth--)
+		for (int i = 0; i < MAX_GROUPS; i++) {
+			if (!groups[i].used || groups[i].depth != depth)
+				continue;
+			err = -1;
+			for (int t = 0; t < 100 && err; t++) {
+				err = rmdir(cg_path(groups[i].name, ""));
+				if (err)
+					sleep_ns(20 * NSEC_PER_MSEC);
+			}
+			if (err) {
+				ksft_print_msg("%s cannot be removed: %s\n",
+					       groups[i].name, strerror(errno));
+				all_removed = false;
+			}
+		}
+
+	/*
+	 * Admission state: with only the sentinel left, the root hands out
+	 * its own tasks' share and the sentinel's; a group of what remains
+	 * (to 0.1%) must fit and one 0.1% larger must not.
+	 */
+	free_ppm = ppm("", "cpu.rt_period_us", "cpu.rt_runtime_us") -
+		   ppm(SENTINEL, "cpu.rt_period_us", "cpu.rt_runtime_us");
+	if (cg_has("", "cpu.rt_task_runtime_us"))
+		free_ppm -= ppm("", "cpu.rt_task_period_us", "cpu.rt_task_runtime_us");
+	{
+		bool fits, over;
+
+		cg_remove("probe");
+		fits = !cg_group("probe", 1000000, free_ppm - 1000);
+		over = cg_write_ll("probe", "cpu.rt_runtime_us", free_ppm + 1000) == -EBUSY;
+		ksft_print_msg("free bandwidth %lld ppm: %s, +0.1%%: %s\n", free_ppm,
+			       fits ? "fits" : "refused", over ? "refused" : "accepted");
+		cg_remove("probe");
+		ksft_test_result(fits && over,
+				 "admission hands out exactly what the surviving groups leave\n");
+	}
+	cg_remove(SENTINEL);
+	stop_child(watchdog);
+
+	/* The controller sleeps 1-10 ms between operations; hotplug is slow. */
+	ksft_test_result(total > seconds * 3,
+			 "the churn ran (%lu operations)\n", total);
+	ksft_test_result(st->jobs > 0 && st->misses == 0,
+			 "the sentinel reservation missed no deadline\n");
+	ksft_test_result(all_reaped, "every task died and was reaped\n");
+	ksft_test_result(all_removed, "every group could be removed\n");
+	ksft_test_result(online, "every CPU is back online\n");
+	ksft_finished();
+}
