@@ -1,7 +1,8 @@
 # rt-edf: the IRMOS real-time scheduler (EDF throttling) on Linux 6.12.
 # See README.md.  Every target installs what it needs (scripts/deps.sh).
 #
-#   make demo            build, boot, show a reservation at work
+#   make demo            build, boot, show a reservation at work (KERNEL=stock)
+#   make bench           rt-edf against stock, side by side: build/bench/results.md
 #   make check           the whole verdict (KERNEL=stock, DEBUG=1, SMP=...)
 #   make kernel          build/bzImage: base + patches/
 #   make kernel-stock    build/bzImage-stock: base alone, same config
@@ -17,8 +18,8 @@
 S := scripts
 export KERNEL DEBUG SMP TESTS QUICK DURATION SEED
 
-.PHONY: all deps kernel kernel-stock initramfs check demo test shell patches \
-	tree-reset clean series-check torture
+.PHONY: all deps kernel kernel-stock initramfs check demo bench test shell \
+	patches tree-reset clean series-check torture
 
 all: kernel
 
@@ -39,6 +40,9 @@ check:
 
 demo:
 	@$(S)/demo.sh
+
+bench:
+	@$(S)/bench.sh
 
 torture:
 	@$(S)/torture.sh

@@ -16,7 +16,7 @@ cp "$TESTDIR/init" "$root/init"
 chmod 755 "$root/init"
 cp "$bin/tests.list" "$root/rtedf/"
 while read -r t; do cp "$bin/$t" "$root/rtedf/bin/"; done <"$bin/tests.list"
-for w in demo torture; do cp "$bin/$w" "$root/rtedf/bin/"; done
+for w in demo bench torture; do cp "$bin/$w" "$root/rtedf/bin/"; done
 
 # A dynamically linked program and every library it loads.
 copy_dyn() {

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# make bench: the side-by-side benchmark of rt-edf and the stock kernel.
+#
+# Builds both images (build/bzImage, build/bzImage-stock) and the
+# initramfs, boots each on one vCPU with the same workloads
+# (tools/testing/rt-edf/bench.c: the article's example and random task
+# sets, share accuracy, enforcement precision, ping-pong and scheduling
+# decision cost, cyclictest latency, every measurement repeated), then
+# writes build/bench/results.md and SVG plots (scripts/bench-report.py).
+# A benchmark reports: it fails only when a guest does not finish.
+#
+# Environment: BENCH_ARGS="random,reps=5,..." replaces the guest program's
+# arguments (see the top of bench.c); the default runs everything.
+. "$(dirname "$0")/lib.sh"
+
+start=$(date +%s)
+"$TOP/scripts/deps.sh"
+"$TOP/scripts/kbuild.sh" rtedf
+"$TOP/scripts/kbuild.sh" stock
+"$TOP/scripts/initramfs.sh"
+
+out=$BUILD/bench
+rm -rf "$out"
+mkdir -p "$out"
+args=${BENCH_ARGS:-all,reps=3,sets=50,setms=1500}
+status=0
+detail=
+for k in rtedf stock; do
+	img=$BUILD/bzImage$([ $k = stock ] && echo -stock || true)
+	t0=$(date +%s)
+	msg "$k: running the benchmark (guest log: ${out#"$TOP"/}/$k/)"
+	RTEDF_APPEND="rtedf.args=$args" "$TOP/scripts/qemu-run.sh" -k "$img" -s 1 \
+		-m bench -T "${RTEDF_TIMEOUT:-3000}" -o "$out/$k" || status=1
+	grep -aq '^# rtedf: end bench rc=0' "$out/$k/results.log" 2>/dev/null || {
+		msg "WARNING: the $k guest did not finish the benchmark; see ${out#"$TOP"/}/$k/console.log"
+		status=1
+	}
+	t=$(($(date +%s) - t0))
+	detail+="${detail:+, }$k guest $((t / 60)) min $((t % 60)) s"
+	msg "$k: $t s"
+done
+
+wall=$(($(date +%s) - start))
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+machine="$(nproc) cores, ${cpu:-unknown CPU}, Debian $(cat /etc/debian_version 2>/dev/null || echo '?'), $(qemu-system-x86_64 --version | sed -n 1p)"
+qemu=$(grep -m1 -o -- '-accel [^ ]*\( -icount [^ ]*\)\?' "$out/rtedf/qemu.cmd")
+qemu+=" -smp 1 -m 512M"
+python3 "$TOP/scripts/bench-report.py" "$out" "$out/rtedf/results.log" "$out/stock/results.log" \
+	"date=$(date -u '+%Y-%m-%d %H:%M UTC')" "machine=$machine" "qemu=$qemu" \
+	"wall=$((wall / 60)) min $((wall % 60)) s" "wall_detail=builds and initramfs included; $detail" ||
+	die "could not write the report"
+msg "report: ${out#"$TOP"/}/results.md (plots: ${out#"$TOP"/}/*.svg)"
+msg "took $((wall / 60)) min $((wall % 60)) s"
+exit $status
