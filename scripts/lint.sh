@@ -17,8 +17,12 @@ n=0
 while read -r p; do
 	[ -n "$p" ] || continue
 	n=$((n + 1))
+	# As a patch (from stdin), and as a reviewer runs it from this
+	# repository's root, where checkpatch reads a tracked file as source.
 	if "$KTREE/scripts/checkpatch.pl" --strict --no-tree --terse -q \
-		--ignore FILE_PATH_CHANGES "$TOP/patches/$p" >"$dir/checkpatch-$p.log" 2>&1; then
+		--ignore FILE_PATH_CHANGES - <"$TOP/patches/$p" >"$dir/checkpatch-$p.log" 2>&1 &&
+	   (cd "$TOP" && "$KTREE/scripts/checkpatch.pl" --strict --no-tree --terse -q \
+		"patches/$p") >>"$dir/checkpatch-$p.log" 2>&1; then
 		verdict PASS "checkpatch --strict: $p"
 	else
 		verdict FAIL "checkpatch --strict: $p"

@@ -110,7 +110,12 @@ export_series() {
 	: >"$TOP/patches/series"
 	for f in "$tmp"/*.patch; do
 		[ -e "$f" ] || continue
-		cp "$f" "$TOP/patches/"
+		# A blank context line is written empty, not as one space
+		# (git am and patch take both): checkpatch.pl, run from a
+		# repository that tracks patches/, reads a tracked .patch as a
+		# source file and would call every such line trailing
+		# whitespace.
+		sed 's/^ $//' "$f" >"$TOP/patches/$(basename "$f")"
 		basename "$f" >>"$TOP/patches/series"
 	done
 	rm -rf "$tmp"
