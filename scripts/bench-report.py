@@ -16,6 +16,8 @@ import sys
 from collections import defaultdict
 from xml.sax.saxutils import escape
 
+from records import records
+
 KERNELS = ("stock", "rtedf")
 LABEL = {"stock": "stock 6.12", "rtedf": "rt-edf"}
 COLOUR = {"stock": "#e15759", "rtedf": "#4e79a7"}
@@ -26,13 +28,8 @@ def parse(path):
     recs = defaultdict(list)
     if not path or not os.path.exists(path):
         return recs
-    with open(path, errors="replace") as f:
-        for line in f:
-            line = line.strip().replace("\r", "")
-            if not line.startswith("@"):
-                continue
-            kind, *fields = line.split()
-            recs[kind[1:]].append(dict(x.split("=", 1) for x in fields if "=" in x))
+    for kind, kv in records(path):
+        recs[kind].append(kv)
     return recs
 
 

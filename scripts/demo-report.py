@@ -31,6 +31,8 @@ What is drawn, and how it is known:
 import sys
 from xml.sax.saxutils import escape
 
+from records import records
+
 WINDOW_MS = 50.0
 TOL_NS = 50_000  # "ran Q": within 50 us of it
 COLOURS = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f"]
@@ -39,23 +41,17 @@ OTHER = "#9c9c9c"
 
 def parse(path):
     kernel, groups, jobs, sw, repl = {}, [], [], [], {}
-    with open(path, errors="replace") as f:
-        for line in f:
-            line = line.strip().replace("\r", "")
-            if not line.startswith("@"):
-                continue
-            kind, *fields = line.split()
-            kv = dict(x.split("=", 1) for x in fields if "=" in x)
-            if kind == "@kernel":
-                kernel = kv
-            elif kind == "@group":
-                groups.append(kv)
-            elif kind == "@job":
-                jobs.append(kv)
-            elif kind == "@sw":
-                sw.append(kv)
-            elif kind == "@repl":
-                repl[kv["group"]] = kv
+    for kind, kv in records(path):
+        if kind == "kernel":
+            kernel = kv
+        elif kind == "group":
+            groups.append(kv)
+        elif kind == "job":
+            jobs.append(kv)
+        elif kind == "sw":
+            sw.append(kv)
+        elif kind == "repl":
+            repl[kv["group"]] = kv
     return kernel, groups, jobs, sw, repl
 
 

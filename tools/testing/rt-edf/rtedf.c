@@ -195,6 +195,17 @@ int pin_cpu(pid_t pid, int cpu)
 	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
 }
 
+/* Lets the calling thread run on every CPU again. */
+static void unpin_self(void)
+{
+	cpu_set_t all;
+
+	CPU_ZERO(&all);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		CPU_SET(cpu, &all);
+	sched_setaffinity(0, sizeof(all), &all);
+}
+
 int nr_cpus(void)
 {
 	return sysconf(_SC_NPROCESSORS_ONLN);
@@ -269,14 +280,8 @@ static pid_t __spawn_busy(const char *group, int policy, int prio, int cpu,
 		close(pfd[1]);
 		if (start_ns)
 			sleep_until(start_ns);
-		if (unpin) {
-			cpu_set_t all;
-
-			CPU_ZERO(&all);
-			for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-				CPU_SET(cpu, &all);
-			sched_setaffinity(0, sizeof(all), &all);
-		}
+		if (unpin)
+			unpin_self();
 		for (;;)
 			;
 	}
@@ -430,12 +435,7 @@ static pid_t __spawn_periodic(const char *group, int prio, int cpu, bool unpin,
 		for (; release < end; release += period_ns) {
 			sleep_until(release);
 			if (unpin) {
-				cpu_set_t all;
-
-				CPU_ZERO(&all);
-				for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-					CPU_SET(cpu, &all);
-				sched_setaffinity(0, sizeof(all), &all);
+				unpin_self();
 				unpin = false;
 			}
 			burn_cpu(wcet_ns);
