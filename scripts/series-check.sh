@@ -4,13 +4,14 @@
 # For each commit of build/linux base..HEAD, in order: check it out in the
 # worktree build/series/linux, build it (incrementally, ccache), boot it on
 # one vCPU with a smoke test (SERIES_TESTS, default: cgroup_files share
-# bad_input), and run checkpatch --strict on that patch alone.  Prints one
+# fork_inherit: behaviour every patch keeps; bad_input asserts the errors
+# of the admission patch and fails before it), and run checkpatch --strict on that patch alone.  Prints one
 # verdict per patch and 'N passed, N failed'.
 . "$(dirname "$0")/lib.sh"
 
 tree=$BUILD/series/linux
 out=$BUILD/series/out/series
-tests=${SERIES_TESTS:-cgroup_files share bad_input}
+tests=${SERIES_TESTS:-cgroup_files share fork_inherit}
 
 "$TOP/scripts/tree.sh" rtedf
 "$TOP/scripts/initramfs.sh"
