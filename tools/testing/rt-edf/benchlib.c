@@ -70,37 +70,10 @@ void sleep_until_ns(uint64_t t)
 		;
 }
 
+/* A busy SCHED_FIFO loop at prio in group, on CPU 0. */
 pid_t spawn_spinner(const char *group, int prio)
 {
-	int pfd[2], err = 0;
-	pid_t pid;
-
-	if (pipe(pfd))
-		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(pfd[0]);
-		err = -cg_attach(group, getpid());
-		if (!err)
-			err = -pin_cpu(0, 0);
-		if (!err)
-			err = -set_sched(0, SCHED_FIFO, prio);
-		if (write(pfd[1], &err, sizeof(err)) != sizeof(err) || err)
-			_exit(1);
-		close(pfd[1]);
-		spin_forever();
-	}
-	close(pfd[1]);
-	if (read(pfd[0], &err, sizeof(err)) != sizeof(err) || err) {
-		printf("# spinner in '%s' failed: %s\n", group, strerror(err));
-		waitpid(pid, NULL, 0);
-		pid = -1;
-	}
-	close(pfd[0]);
-	return pid;
+	return spawn_busy(group, SCHED_FIFO, prio, 0);
 }
 
 pid_t spawn_worker(const char *group, int prio, uint64_t work, uint64_t period,
