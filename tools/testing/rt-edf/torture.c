@@ -88,6 +88,13 @@ static uint64_t rng;
 /* With a third field in RTEDF_TORTURE, every operation goes to the console. */
 static int trace;
 
+/* The last operations, to show what ran around a sentinel miss. */
+#define OPLOG	512
+static struct {
+	uint64_t start_ns, end_ns;
+	unsigned char op, ok;
+} oplog[OPLOG];
+
 /* xorshift64*: the whole sequence follows from the seed. */
 static uint64_t rnd(void)
 {
@@ -497,6 +504,28 @@ static pid_t spawn_watchdog(void)
 	return pid;
 }
 
+/*
+ * The operations that ended after a late sentinel job's release (its
+ * deadline is one period later; it finished after that).
+ */
+static void show_miss(const struct periodic_stats *st, unsigned long total,
+		      uint64_t t0)
+{
+	uint64_t rel = st->last_late_release_ns;
+
+	ksft_print_msg("sentinel: miss %lu, job released at %.3f s; operations since:\n",
+		       st->misses, (rel - t0) / 1e9);
+	for (unsigned long i = total > OPLOG ? total - OPLOG : 0; i < total; i++) {
+		typeof(oplog[0]) *o = &oplog[i % OPLOG];
+
+		if (o->end_ns >= rel)
+			ksft_print_msg("  %.3f-%.3f s: %s (%s)\n",
+				       (o->start_ns - t0) / 1e9,
+				       (o->end_ns - t0) / 1e9, op_names[o->op],
+				       o->ok ? "accepted" : "refused");
+	}
+}
+
 static bool (*const ops[NR_OPS])(void) = {
 	op_create, op_remove, op_param, op_move, op_chrt, op_affinity,
 	op_fork, op_kill, op_hotplug,
@@ -518,7 +547,8 @@ int main(void)
 	unsigned long seconds = 20, seed = 1, total = 0;
 	pthread_mutexattr_t ma;
 	struct periodic_stats *st;
-	uint64_t end;
+	uint64_t t0, end;
+	unsigned long seen_misses = 0;
 	long long free_ppm;
 	pid_t sentinel, watchdog;
 	bool all_reaped = true, all_removed = true, online = true;
@@ -562,17 +592,28 @@ int main(void)
 	for (int i = 0; i < MAX_WORKERS / 2; i++)
 		spawn_worker(i);
 
-	end = now_ns() + seconds * NSEC_PER_SEC;
+	t0 = now_ns();
+	end = t0 + seconds * NSEC_PER_SEC;
 	while (now_ns() < end) {
 		int w = rnd_n(100), o = 0;
+		bool ok;
 
 		for (int sum = op_weight[0]; o < NR_OPS - 1 && w >= sum;)
 			sum += op_weight[++o];
 		ops_done[o]++;
 		if (trace)
 			dprintf(trace, "<4>torture: op %lu %s\n", total, op_names[o]);
-		ops_ok[o] += ops[o]();
+		oplog[total % OPLOG].start_ns = now_ns();
+		ok = ops[o]();
+		ops_ok[o] += ok;
+		oplog[total % OPLOG].end_ns = now_ns();
+		oplog[total % OPLOG].op = o;
+		oplog[total % OPLOG].ok = ok;
 		total++;
+		if (st->misses != seen_misses) {
+			seen_misses = st->misses;
+			show_miss(st, total, t0);
+		}
 		sh->heartbeat = total;
 		reap_pending(0);
 		sleep_ns((1 + rnd_n(10)) * NSEC_PER_MSEC);
