@@ -5,7 +5,7 @@
 # Environment: DURATION (guest seconds of churn per run, default 90),
 # SEED (default: from the clock; printed, and the same seed replays the
 # same run), SMP (vCPU counts, default "2 4"), DEBUG=1 (debug config),
-# KERNEL=stock.  The seed fixes the sequence of operations.  Unlike the
+# KERNEL=stock, TORTURE_LOGS (log folder; make check sets it).  The seed fixes the sequence of operations.  Unlike the
 # suite, the torture runs in plain multi-threaded TCG (guest time follows
 # the host clock): under '-icount' with 2 vCPUs, CPU hotplug churn left a
 # vCPU spinning for good on a spinlock the other vCPU no longer held
@@ -28,7 +28,7 @@ if [ "${TORTURE_NOBUILD:-0}" != 1 ]; then
 	"$TOP/scripts/initramfs.sh"
 fi
 
-logs=$BUILD/logs/torture-$kernel$sfx
+logs=${TORTURE_LOGS:-$BUILD/logs/torture-$kernel$sfx}
 rm -rf "$logs"
 mkdir -p "$logs"
 status=0
