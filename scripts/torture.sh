@@ -10,8 +10,9 @@
 # the host clock): under '-icount' with 2 vCPUs, CPU hotplug churn left a
 # vCPU spinning for good on a spinlock the other vCPU no longer held
 # (seen twice, on different locks; never without icount),
-# which we take for an emulator limit.  The sentinel's slack covers TCG's
-# timer latency.  Ends with 'N passed, N failed'.
+# which we take for an emulator limit.  In plain TCG the host may leave a
+# vCPU thread unscheduled while guest time runs on; torture.c's sentinel
+# measures what that costs it (see there).  Ends with 'N passed, N failed'.
 . "$(dirname "$0")/lib.sh"
 
 dur=${DURATION:-90}

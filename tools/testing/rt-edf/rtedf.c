@@ -441,10 +441,8 @@ static pid_t __spawn_periodic(const char *group, int prio, int cpu, bool unpin,
 			burn_cpu(wcet_ns);
 			late = (int64_t)(now_ns() - (release + period_ns));
 			st->jobs++;
-			if (late > 0) {
-				st->last_late_release_ns = release;
+			if (late > 0)
 				st->misses++;
-			}
 			if (st->jobs == 1 || late > st->max_lateness_ns)
 				st->max_lateness_ns = late;
 		}

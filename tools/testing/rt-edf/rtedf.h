@@ -119,7 +119,6 @@ struct periodic_stats {
 	unsigned long misses;		/* jobs finished after their deadline */
 	int64_t max_lateness_ns;	/* finish - deadline, worst job */
 	uint64_t cputime_ns;
-	uint64_t last_late_release_ns;	/* release of the last late job */
 };
 
 /*

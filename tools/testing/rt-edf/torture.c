@@ -24,10 +24,19 @@
  * console); the same seed gives the same sequence of operations.
  *
  * The sentinel needs 20 ms every 200 ms and has 50 ms every 200 ms: its
- * slack (150 ms beyond its reservation's guarantee) absorbs what runs
- * above RT, the fair server's burst (up to 50 ms) and CPU hotplug's
- * stop_machine, and the PI critical sections of boosted groups (a few
- * ms); a miss means the reservation was broken.
+ * slack absorbs what runs above RT, the fair server's burst (up to 50 ms)
+ * and CPU hotplug's stop_machine, and the PI critical sections of
+ * boosted groups (a few ms); a miss means the reservation was broken.
+ * With one exception, which the sentinel measures: time charged to it as
+ * CPU time while it did not run.  The guests run in plain TCG (see
+ * scripts/torture.sh), where a vCPU thread the host does not schedule
+ * for a while looks to the guest like a CPU that ran its current task all
+ * along; the sentinel's budget pays for it.  The sentinel reads its
+ * thread CPU time in a tight loop, so a jump of more than HOLE_NS between
+ * two reads is such time (or interrupts).  Once that exceeds the job's
+ * slack, Q - C = 30 ms, the job needs more than one budget and the
+ * reservation itself says it finishes late: such a miss is reported, but
+ * is the emulator's, not the scheduler's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -47,6 +56,15 @@
 #define S_PERIOD_US	200000
 #define S_RUNTIME_US	50000
 #define S_WCET_NS	(20 * NSEC_PER_MSEC)
+#define HOLE_NS		(500 * NSEC_PER_USEC)
+
+/* What the sentinel saw; in memory shared with the controller. */
+struct sentinel {
+	unsigned long jobs, misses, excused;
+	int64_t max_lateness_ns;
+	uint64_t stolen_ns, max_stolen_ns;	/* per job: the worst */
+	uint64_t last_late_release_ns;
+};
 
 #define MAX_GROUPS	24
 #define MAX_WORKERS	32
@@ -504,11 +522,65 @@ static pid_t spawn_watchdog(void)
 	return pid;
 }
 
+static uint64_t thread_cputime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/*
+ * The sentinel: pinned to CPU 0 (which the churn never takes offline;
+ * deadlines are guaranteed per CPU, and a job that migrates may find the
+ * server of each CPU it arrives on with a later deadline), SCHED_FIFO 50
+ * in its own group, a job of S_WCET_NS of CPU time every period until
+ * the end.
+ */
+static pid_t spawn_sentinel(uint64_t duration_ns, struct sentinel *st)
+{
+	const uint64_t period = (uint64_t)S_PERIOD_US * NSEC_PER_USEC;
+	const uint64_t slack = (uint64_t)S_RUNTIME_US * NSEC_PER_USEC - S_WCET_NS;
+	pid_t pid = rtedf_fork();
+
+	if (pid)
+		return pid;
+	if (cg_attach(SENTINEL, getpid()) || pin_cpu(0, 0) ||
+	    set_sched(0, SCHED_FIFO, 50))
+		_exit(2);
+	for (uint64_t rel = now_ns() + 10 * NSEC_PER_MSEC, end = rel + duration_ns;
+	     rel < end; rel += period) {
+		uint64_t c0, c, prev, stolen = 0;
+		int64_t late;
+
+		sleep_until(rel);
+		c0 = prev = thread_cputime_ns();
+		do {
+			c = thread_cputime_ns();
+			if (c - prev > HOLE_NS)
+				stolen += c - prev;
+			prev = c;
+		} while (c - c0 < S_WCET_NS);
+		late = (int64_t)(now_ns() - (rel + period));
+		if (stolen > st->max_stolen_ns)
+			st->max_stolen_ns = stolen;
+		st->stolen_ns += stolen;
+		if (!st->jobs++ || late > st->max_lateness_ns)
+			st->max_lateness_ns = late;
+		if (late > 0) {
+			st->last_late_release_ns = rel;
+			st->excused += stolen > slack;
+			st->misses++;
+		}
+	}
+	_exit(0);
+}
+
 /*
  * The operations that ended after a late sentinel job's release (its
  * deadline is one period later; it finished after that).
  */
-static void show_miss(const struct periodic_stats *st, unsigned long total,
+static void show_miss(const struct sentinel *st, unsigned long total,
 		      uint64_t t0)
 {
 	uint64_t rel = st->last_late_release_ns;
@@ -546,7 +618,7 @@ int main(void)
 	const char *env = getenv("RTEDF_TORTURE");
 	unsigned long seconds = 20, seed = 1, total = 0;
 	pthread_mutexattr_t ma;
-	struct periodic_stats *st;
+	struct sentinel *st;
 	uint64_t t0, end;
 	unsigned long seen_misses = 0;
 	long long free_ppm;
@@ -573,15 +645,8 @@ int main(void)
 	cg_remove(SENTINEL);
 	if (cg_group(SENTINEL, S_PERIOD_US, S_RUNTIME_US))
 		die("setting up the sentinel reservation");
-	/*
-	 * On CPU 0, which the churn never takes offline: deadlines are
-	 * guaranteed per CPU; a task that migrates gets its share, but each
-	 * CPU it arrives on may give its server a later deadline (the CBS
-	 * wakeup rule), so a migrating job has no deadline guarantee.
-	 */
-	sentinel = spawn_periodic(SENTINEL, 50, 0, S_WCET_NS,
-				  (uint64_t)S_PERIOD_US * NSEC_PER_USEC,
-				  seconds * NSEC_PER_SEC, &st);
+	st = shared_alloc(sizeof(*st));
+	sentinel = spawn_sentinel(seconds * NSEC_PER_SEC, st);
 	if (sentinel < 0)
 		die("starting the sentinel");
 
@@ -640,17 +705,25 @@ int main(void)
 	}
 
 	/* The sentinel stops by itself at the end. */
-	st = wait_periodic(sentinel, st);
-	ksft_print_msg("sentinel: %lu jobs, %lu late, worst lateness %lld us\n",
-		       st->jobs, st->misses, (long long)st->max_lateness_ns / 1000);
+	if (waitpid(sentinel, &err, 0) < 0 || !WIFEXITED(err) || WEXITSTATUS(err))
+		ksft_print_msg("the sentinel failed (status %#x)\n", err);
+	ksft_print_msg("sentinel: %lu jobs, %lu late (%lu of them after more than the slack was taken from it), worst lateness %lld us\n",
+		       st->jobs, st->misses, st->excused,
+		       (long long)st->max_lateness_ns / 1000);
+	ksft_print_msg("sentinel: CPU time charged while not running: %.1f ms in all, %.1f ms in one job at worst\n",
+		       st->stolen_ns / 1e6, st->max_stolen_ns / 1e6);
 
-	/* Every worker dies and is reaped (give throttled groups a period). */
+	/*
+	 * Every worker dies and is reaped.  A killed task of a throttled
+	 * group exits only on its group's budget, a few ms per period of up
+	 * to 290 ms, and an exit costs ms on the debug kernel: give it 30 s.
+	 */
 	for (int i = 0; i < MAX_WORKERS; i++)
 		if (workers[i] > 0) {
 			kill(workers[i], SIGKILL);
 			add_pending(workers[i]);
 		}
-	all_reaped = reap_pending(now_ns() + 5 * NSEC_PER_SEC);
+	all_reaped = reap_pending(now_ns() + 30 * NSEC_PER_SEC);
 	for (int i = 0; i < nr_pending; i++)
 		ksft_print_msg("task %d was not reaped\n", pending[i]);
 
@@ -699,7 +772,7 @@ int main(void)
 	/* The controller sleeps 1-10 ms between operations; hotplug is slow. */
 	ksft_test_result(total > seconds * 3,
 			 "the churn ran (%lu operations)\n", total);
-	ksft_test_result(st->jobs > 0 && st->misses == 0,
+	ksft_test_result(st->jobs > 0 && st->misses == st->excused,
 			 "the sentinel reservation missed no deadline\n");
 	ksft_test_result(all_reaped, "every task died and was reaped\n");
 	ksft_test_result(all_removed, "every group could be removed\n");
