@@ -34,6 +34,11 @@ initrd=$BUILD/initramfs.cpio.gz
 
 append="console=ttyS0 loglevel=5 panic=-1 rtedf.mode=$mode"
 append+=" hung_task_panic=0 softlockup_panic=0"
+# RCU boosts a reader that blocks a grace period for RCU_BOOST_DELAY to
+# this priority: above every test task, so a reader that its own group's
+# higher-priority tasks or an exhausted budget keep off the CPU gets it
+# (a PI-boosted task runs even when its group is throttled).
+append+=" rcutree.kthread_prio=99"
 [ -n "$tests" ] && append+=" rtedf.tests=${tests// /,}"
 [ -n "${RTEDF_APPEND:-}" ] && append+=" $RTEDF_APPEND"
 
