@@ -4,12 +4,11 @@
 # Environment: KERNEL=rtedf (default) or stock, DEBUG=1 for the debug
 # config, SMP="1 2 4" (vCPU counts to run the suite on), TESTS="a b" (only
 # these test programs), QUICK=1 (suite only: no checkpatch, no sparse, no
-# torture), TORTURE=1 (run the torture too: not by default yet, see the
-# README), TORTURE_DURATION (guest seconds per vCPU count, default 90)
-# and SEED (default 1) for the torture.
+# torture), TORTURE=0 (no torture), TORTURE_DURATION (guest seconds per
+# vCPU count, default 90) and SEED (default 1) for the torture.
 #
 # Builds what is missing, runs the guest suite on each vCPU count, then on
-# the rt-edf kernel with TORTURE=1 the churn torture (scripts/torture.sh)
+# the rt-edf kernel the churn torture (scripts/torture.sh)
 # on each vCPU count above 1 (90 s each: 3 minutes on 2 and 4 vCPUs),
 # checkpatch.pl --strict on every patch and sparse on
 # kernel/sched/ against the stock tree's baseline.  On KERNEL=stock, the tests named in
@@ -49,10 +48,9 @@ for smp in $smps; do
 	cat "$d/counts" >>"$logs/counts"
 done
 
-# Opt-in until it passes reliably (README, issue 6): TORTURE=1.
-if [ "$kernel" = rtedf ] && [ "${TORTURE:-0}" = 1 ] && [ "${QUICK:-0}" != 1 ] &&
+if [ "$kernel" = rtedf ] && [ "${TORTURE:-1}" = 1 ] && [ "${QUICK:-0}" != 1 ] &&
 	[ -z "$tests" ]; then
-	tsmps=$(for s in $smps; do [ "$s" -gt 1 ] && echo "$s"; done)
+	tsmps=$(for s in $smps; do [ "$s" -gt 1 ] && echo -n "$s "; done)
 	if [ -n "$tsmps" ]; then
 		TORTURE_NOBUILD=1 TORTURE_LOGS=$logs/torture SMP="$tsmps" \
 			DURATION=${TORTURE_DURATION:-90} SEED=${SEED:-1} \

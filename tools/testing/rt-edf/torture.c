@@ -14,6 +14,9 @@
  *    taken in index order so that there is no deadlock);
  *  - CPU offline and online.
  *
+ * The workers are busy, periodic or lock chain takers, and all of them
+ * pause together for QUIET_NS every QUIET_EVERY (see quiet()).
+ *
  * A sentinel reservation with a periodic task runs throughout and must
  * miss no deadline.  At the end every task must be reaped, every group
  * removable, all CPUs online, and the bandwidth admission control still
@@ -192,6 +195,38 @@ static void lock_chain(void)
 		pthread_mutex_unlock(&sh->lock[i]);
 }
 
+/*
+ * The workers' quiet time: every QUIET_EVERY, for QUIET_NS (longer than
+ * the periods the churn starts groups with), every worker but a PI lock
+ * holder sleeps.  Fixed priority inside a group lets busy tasks starve
+ * the group's lower priority tasks for good, and one starved while it
+ * holds a kernel lock without priority inheritance (cgroup_mutex, the
+ * cgroup threadgroup rwsem of a fork or exit, a CPU hotplug lock, ...)
+ * stops everyone who needs the lock, on any kernel: the sleep bounds it.
+ */
+#define QUIET_EVERY	(2 * NSEC_PER_SEC)
+#define QUIET_NS	(400 * NSEC_PER_MSEC)
+
+static void quiet(void)
+{
+	uint64_t t = now_ns() % QUIET_EVERY;
+
+	if (t < QUIET_NS)
+		sleep_ns(QUIET_NS - t);
+}
+
+/* Burns ns of CPU time, in slices of 1 ms, pausing in the quiet time. */
+static void work(uint64_t ns)
+{
+	while (ns) {
+		uint64_t slice = ns < NSEC_PER_MSEC ? ns : NSEC_PER_MSEC;
+
+		quiet();
+		burn_cpu(slice);
+		ns -= slice;
+	}
+}
+
 /* A worker: spins, runs periodically, or takes PI lock chains. */
 static void worker(enum kind k)
 {
@@ -199,21 +234,15 @@ static void worker(enum kind k)
 	for (;;) {
 		switch (k) {
 		case BUSY:
-			/*
-			 * Nearly busy: a task that never sleeps starves the
-			 * lower priority tasks of its group for good (fixed
-			 * priority inside a group), and one of those starved
-			 * inside an RCU read-side section stalls RCU and with
-			 * it CPU hotplug, on any kernel.
-			 */
-			burn_cpu((5 + rnd_n(20)) * NSEC_PER_MSEC);
+			work((5 + rnd_n(20)) * NSEC_PER_MSEC);
 			sleep_ns((1 + rnd_n(3)) * NSEC_PER_MSEC);
 			break;
 		case PERIODIC:
-			burn_cpu((100 + rnd_n(3000)) * NSEC_PER_USEC);
+			work((100 + rnd_n(3000)) * NSEC_PER_USEC);
 			sleep_ns((1 + rnd_n(20)) * NSEC_PER_MSEC);
 			break;
 		default:
+			quiet();
 			lock_chain();
 			sleep_ns(rnd_n(3) * NSEC_PER_MSEC);
 			break;
