@@ -132,7 +132,6 @@ static pid_t spawn_w(struct shared *sh, uint64_t start, uint64_t duration)
 int main(void)
 {
 	struct shared *sh = shared_alloc(sizeof(*sh));
-	pthread_mutexattr_t attr;
 	pid_t l, w, c;
 	int status;
 	double pm;
@@ -140,10 +139,7 @@ int main(void)
 	rtedf_init();
 	ksft_set_plan(3);
 
-	if (pthread_mutexattr_init(&attr) ||
-	    pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED) ||
-	    pthread_mutexattr_setprotocol(&attr, PTHREAD_PRIO_INHERIT) ||
-	    pthread_mutex_init(&sh->lock, &attr))
+	if (pi_mutex_init(&sh->lock, false))
 		ksft_exit_fail_msg("cannot make a shared PI mutex\n");
 	if (cg_group(GA, 100000, 10000) || cg_group(GB, 10000, 2000) ||
 	    cg_group(GC, 100000, 50000))

@@ -113,17 +113,13 @@ static pid_t spawn_w(struct shared *sh)
 int main(void)
 {
 	struct shared *sh = shared_alloc(sizeof(*sh));
-	pthread_mutexattr_t attr;
 	pid_t l, h, w;
 	int status;
 
 	rtedf_init();
 	ksft_set_plan(3);
 
-	if (pthread_mutexattr_init(&attr) ||
-	    pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED) ||
-	    pthread_mutexattr_setprotocol(&attr, PTHREAD_PRIO_INHERIT) ||
-	    pthread_mutex_init(&sh->lock, &attr))
+	if (pi_mutex_init(&sh->lock, false))
 		ksft_exit_fail_msg("cannot make a shared PI mutex\n");
 	if (cg_group(GA, 100000, 10000) || cg_group(GB, 20000, 5000))
 		die("setting up the groups");

@@ -409,6 +409,20 @@ void *shared_alloc(size_t size)
 	return p;
 }
 
+int pi_mutex_init(pthread_mutex_t *m, bool robust)
+{
+	pthread_mutexattr_t attr;
+	int err;
+
+	err = pthread_mutexattr_init(&attr) ||
+	      pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED) ||
+	      pthread_mutexattr_setprotocol(&attr, PTHREAD_PRIO_INHERIT) ||
+	      (robust && pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST)) ||
+	      pthread_mutex_init(m, &attr);
+	pthread_mutexattr_destroy(&attr);
+	return err;
+}
+
 static pid_t __spawn_periodic(const char *group, int prio, int cpu, bool unpin,
 			      uint64_t wcet_ns, uint64_t period_ns,
 			      uint64_t release_ns, uint64_t duration_ns,

@@ -7,6 +7,7 @@
 #ifndef RTEDF_H
 #define RTEDF_H
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -146,6 +147,9 @@ pid_t spawn_periodic_from(const char *group, int prio, int home_cpu,
 struct periodic_stats *wait_periodic(pid_t pid, struct periodic_stats *stats);
 /* Shared anonymous memory for results of a child. */
 void *shared_alloc(size_t size);
+/* A PTHREAD_PRIO_INHERIT mutex shared between processes (robust: also
+ * PTHREAD_MUTEX_ROBUST); 0 on success. */
+int pi_mutex_init(pthread_mutex_t *m, bool robust);
 
 /* Fails the whole test program with a TAP bail-out. */
 #define die(fmt, ...) ksft_exit_fail_msg(fmt ": %s\n", ##__VA_ARGS__, strerror(errno))

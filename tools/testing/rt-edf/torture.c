@@ -745,7 +745,6 @@ int main(void)
 {
 	const char *env = getenv("RTEDF_TORTURE");
 	unsigned long seconds = 20, seed = 1, total = 0;
-	pthread_mutexattr_t ma;
 	struct sentinel *st;
 	uint64_t t0, end;
 	unsigned long seen_misses = 0;
@@ -763,12 +762,9 @@ int main(void)
 	ksft_print_msg("torture: %lu s, seed %lu, %d CPUs\n", seconds, seed, ncpus);
 
 	sh = shared_alloc(sizeof(*sh));
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
-	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
-	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
 	for (int i = 0; i < NLOCKS; i++)
-		pthread_mutex_init(&sh->lock[i], &ma);
+		if (pi_mutex_init(&sh->lock[i], true))
+			die("making the PI mutexes");
 
 	cg_remove(SENTINEL);
 	if (cg_group(SENTINEL, S_PERIOD_US, S_RUNTIME_US))
