@@ -53,9 +53,11 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -114,6 +116,7 @@ static pid_t workers[MAX_WORKERS];
 static pid_t pending[4096];
 static int nr_pending;
 static struct shared *sh;
+static int shm_fd;	/* where sh lives: a memfd the spawned images map */
 static int ncpus, next_id;
 static unsigned long ops_done[NR_OPS], ops_ok[NR_OPS];
 static uint64_t rng;
@@ -230,7 +233,6 @@ static void work(uint64_t ns)
 /* A worker: spins, runs periodically, or takes PI lock chains. */
 static void worker(enum kind k)
 {
-	rng ^= (uint64_t)getpid() << 32;
 	for (;;) {
 		switch (k) {
 		case BUSY:
@@ -279,20 +281,80 @@ static void set_random_sched(pid_t pid)
 	set_sched(pid, policy, policy == SCHED_OTHER ? 0 : 1 + rnd_n(90));
 }
 
+static struct shared *map_shared(int fd)
+{
+	void *p = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED,
+		       fd, 0);
+
+	if (p == MAP_FAILED)
+		die("mapping the shared memfd");
+	return p;
+}
+
+/*
+ * Workers and fork storms are new images of this program (posix_spawn:
+ * vfork and exec, SCHED_OTHER in the controller's group until the
+ * controller moves them), not forks of the controller.  A fork shares
+ * the anon_vma of every private mapping with its parent, and a child
+ * killed in a group of a tiny budget exits (unlink_anon_vmas(), under
+ * that anon_vma's rwsem) only on its group's budget: the controller's
+ * next fork waits for it on the rwsem, which has no priority
+ * inheritance, for seconds.  The controller's own fork stall is not
+ * what the churn is after.  argv: role, two arguments, a seed for the
+ * image's random numbers and the memfd that holds the PI mutexes.
+ */
+static pid_t spawn_self(const char *role, const char *a, const char *b)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	char seed[24], fd[12];
+	char *const argv[] = { "torture", (char *)role, (char *)a, (char *)b,
+			       seed, fd, NULL };
+	posix_spawnattr_t attr;
+	pid_t pid;
+
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)rnd());
+	snprintf(fd, sizeof(fd), "%d", shm_fd);
+	if (posix_spawnattr_init(&attr))
+		return -1;
+	if (posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSCHEDULER) ||
+	    posix_spawnattr_setschedpolicy(&attr, SCHED_OTHER) ||
+	    posix_spawnattr_setschedparam(&attr, &sp) ||
+	    posix_spawn(&pid, "/proc/self/exe", NULL, &attr, argv, environ))
+		pid = -1;
+	posix_spawnattr_destroy(&attr);
+	return pid;
+}
+
+/* A fork and exit storm in group, from a spawned image. */
+static void storm(const char *group, int n)
+{
+	if (cg_attach(group, getpid()))
+		_exit(1);
+	set_random_sched(0);
+	for (int i = 0; i < n; i++) {
+		pid_t c = fork();
+
+		if (c == 0) {
+			burn_cpu(100 * NSEC_PER_USEC);
+			_exit(0);
+		}
+	}
+	while (wait(NULL) > 0)
+		;
+	_exit(0);
+}
+
 static bool spawn_worker(int slot)
 {
 	enum kind k = rnd_n(NR_KINDS);
 	int g = rnd_group(true);
+	char kind[4];
 	pid_t pid;
 
-	fflush(NULL);
-	pid = fork();
+	snprintf(kind, sizeof(kind), "%d", k);
+	pid = spawn_self("worker", kind, "");
 	if (pid < 0)
 		return false;
-	if (pid == 0) {
-		set_sched(0, SCHED_OTHER, 0);
-		worker(k);
-	}
 	workers[slot] = pid;
 	cg_attach(gname(g), pid);
 	set_random_sched(pid);
@@ -460,28 +522,13 @@ static bool op_affinity(void)
 static bool op_fork(void)
 {
 	int g = rnd_group(true), n = 5 + rnd_n(30);
+	char count[12];
 	pid_t pid;
 
-	fflush(NULL);
-	pid = fork();
+	snprintf(count, sizeof(count), "%d", n);
+	pid = spawn_self("storm", gname(g), count);
 	if (pid < 0)
 		return false;
-	if (pid == 0) {
-		if (cg_attach(gname(g), getpid()))
-			_exit(1);
-		set_random_sched(0);
-		for (int i = 0; i < n; i++) {
-			pid_t c = fork();
-
-			if (c == 0) {
-				burn_cpu(100 * NSEC_PER_USEC);
-				_exit(0);
-			}
-		}
-		while (wait(NULL) > 0)
-			;
-		_exit(0);
-	}
 	add_pending(pid);
 	return true;
 }
@@ -741,7 +788,7 @@ static long long ppm(const char *group, const char *period, const char *runtime)
 	return q * 1000000 / p;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const char *env = getenv("RTEDF_TORTURE");
 	unsigned long seconds = 20, seed = 1, total = 0;
@@ -753,6 +800,15 @@ int main(void)
 	bool all_reaped = true, all_removed = true, online = true;
 	int err;
 
+	/* A spawned worker or storm (spawn_self()). */
+	if (argc == 6) {
+		rng = strtoull(argv[4], NULL, 10) | 1;
+		sh = map_shared(atoi(argv[5]));
+		if (!strcmp(argv[1], "worker"))
+			worker(atoi(argv[2]));
+		storm(argv[2], atoi(argv[3]));
+	}
+
 	if (env && sscanf(env, "%lu:%lu:%d", &seconds, &seed, &trace) == 3 && trace)
 		trace = open("/dev/kmsg", O_WRONLY);
 	rng = seed * 0x9E3779B97F4A7C15ULL + 1;
@@ -761,7 +817,10 @@ int main(void)
 	ncpus = nr_cpus();
 	ksft_print_msg("torture: %lu s, seed %lu, %d CPUs\n", seconds, seed, ncpus);
 
-	sh = shared_alloc(sizeof(*sh));
+	shm_fd = memfd_create("torture-locks", 0);
+	if (shm_fd < 0 || ftruncate(shm_fd, sizeof(*sh)))
+		die("making the shared memfd");
+	sh = map_shared(shm_fd);
 	for (int i = 0; i < NLOCKS; i++)
 		if (pi_mutex_init(&sh->lock[i], true))
 			die("making the PI mutexes");
