@@ -4,9 +4,10 @@
  * 10 ms / 100 ms reservation receives 100 per mille of CPU 0 (within 5:
  * Q/W = 10 ms / 5 s = 2 per mille of window alignment, the rest for the
  * measurer's wakeups), while a periodic task at priority 10 in a 2 ms /
- * 6 ms reservation (needing 1.8 ms per 6 ms) misses no deadline.  With
- * priorities between groups (stock) the greedy loop runs its 10 ms in one
- * go and the periodic task misses.
+ * 6 ms reservation (needing 1.8 ms per 6 ms) misses no deadline (beyond
+ * its wakeup latency, see periodic_met()).  With priorities between
+ * groups (stock) the greedy loop runs its 10 ms in one go and the
+ * periodic task misses.
  */
 #include <math.h>
 
@@ -37,11 +38,12 @@ int main(void)
 	cg_remove("iso-greedy");
 	cg_remove("iso-periodic");
 
-	ksft_print_msg("greedy: %.1f per mille; periodic: %lu jobs, %lu missed, max lateness %lld us\n",
-		       pm, st->jobs, st->misses, (long long)st->max_lateness_ns / 1000);
+	ksft_print_msg("greedy: %.1f per mille; periodic: %lu jobs, %lu missed, max lateness %lld us, worst wakeup latency %llu us\n",
+		       pm, st->jobs, st->misses, (long long)st->max_lateness_ns / 1000,
+		       (unsigned long long)st->max_wake_latency_ns / 1000);
 	ksft_test_result(fabs(pm - 100.0) <= 5.0,
 			 "a greedy top-priority task receives its 100 per mille within 5\n");
-	ksft_test_result(st->jobs > 0 && st->misses == 0,
+	ksft_test_result(st->jobs > 0 && periodic_met(st, 200 * NSEC_PER_USEC),
 			 "a periodic task in another reservation misses no deadline\n");
 	ksft_finished();
 }

@@ -423,6 +423,23 @@ int pi_mutex_init(pthread_mutex_t *m, bool robust)
 	return err;
 }
 
+uint64_t run_delay_ns(int fd)
+{
+	unsigned long long exec, delay;
+	char buf[128];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return sscanf(buf, "%llu %llu", &exec, &delay) == 2 ? delay : 0;
+}
+
+bool periodic_met(const struct periodic_stats *st, uint64_t slack_ns)
+{
+	return !st->misses || st->max_late_past_wake_ns <= -(int64_t)slack_ns;
+}
+
 static pid_t __spawn_periodic(const char *group, int prio, int cpu, bool unpin,
 			      uint64_t wcet_ns, uint64_t period_ns,
 			      uint64_t release_ns, uint64_t duration_ns,
@@ -436,18 +453,31 @@ static pid_t __spawn_periodic(const char *group, int prio, int cpu, bool unpin,
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		uint64_t release = release_ns, end;
+		uint64_t release = release_ns, end, delay, t, lat, prev_lat = 0;
+		int fd = open("/proc/thread-self/schedstat", O_RDONLY);
 		int64_t late;
 
-		if (cg_attach(group, getpid()) ||
+		if (fd < 0 || cg_attach(group, getpid()) ||
 		    (cpu >= 0 && pin_cpu(0, cpu)) ||
 		    set_sched(0, SCHED_FIFO, prio))
 			_exit(2);
 		if (!release)
 			release = now_ns() + 10 * NSEC_PER_MSEC;
 		end = release + duration_ns;
+		st->max_late_past_wake_ns = INT64_MIN;
 		for (; release < end; release += period_ns) {
+			delay = run_delay_ns(fd);
+			t = now_ns();
 			sleep_until(release);
+			/*
+			 * Queued at the time it ran minus the time it waited
+			 * to run; never dequeued if the job was late.
+			 */
+			lat = 0;
+			if (t < release) {
+				t = now_ns() - (run_delay_ns(fd) - delay);
+				lat = t > release ? t - release : 0;
+			}
 			if (unpin) {
 				unpin_self();
 				unpin = false;
@@ -455,10 +485,18 @@ static pid_t __spawn_periodic(const char *group, int prio, int cpu, bool unpin,
 			burn_cpu(wcet_ns);
 			late = (int64_t)(now_ns() - (release + period_ns));
 			st->jobs++;
-			if (late > 0)
+			if (lat > st->max_wake_latency_ns)
+				st->max_wake_latency_ns = lat;
+			if (late > 0) {
+				int64_t past = late - (int64_t)(lat > prev_lat ? lat : prev_lat);
+
 				st->misses++;
+				if (past > st->max_late_past_wake_ns)
+					st->max_late_past_wake_ns = past;
+			}
 			if (st->jobs == 1 || late > st->max_lateness_ns)
 				st->max_lateness_ns = late;
+			prev_lat = lat;
 		}
 		st->cputime_ns = cputime_ns(0);
 		_exit(0);

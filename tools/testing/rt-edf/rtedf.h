@@ -120,6 +120,10 @@ struct periodic_stats {
 	unsigned long misses;		/* jobs finished after their deadline */
 	int64_t max_lateness_ns;	/* finish - deadline, worst job */
 	uint64_t cputime_ns;
+	/* release to wakeup (queued on a runqueue), worst job */
+	uint64_t max_wake_latency_ns;
+	/* over late jobs: lateness - wakeup latency (see periodic_met()) */
+	int64_t max_late_past_wake_ns;
 };
 
 /*
@@ -143,6 +147,26 @@ pid_t spawn_periodic_from(const char *group, int prio, int home_cpu,
 			  uint64_t wcet_ns, uint64_t period_ns,
 			  uint64_t release_ns, uint64_t duration_ns,
 			  struct periodic_stats **stats);
+/*
+ * Did a periodic worker that needs C every P in a server of Q every P
+ * (slack_ns = Q - C) meet every deadline the reservation promises?  The
+ * server promises Q within P of the instant the task is queued.  A job
+ * released at r and queued at r + l either gets a full budget with the
+ * server deadline r + l + P (the wakeup rule), or keeps what the previous
+ * job (queued at r - P + l') left until r + l', and a full budget with
+ * the deadline r + l' + P after that.  Either way it has its C by
+ * r + P + max(l, l') - (Q - C).  So a job is late by the reservation's
+ * terms only when its lateness exceeds max(l, l') - (Q - C); the latency
+ * from the timer to the wakeup is the kernel's interrupt latency, not
+ * the scheduler's (on the debug kernel it can reach hundreds of
+ * microseconds).
+ */
+bool periodic_met(const struct periodic_stats *st, uint64_t slack_ns);
+/*
+ * The time a thread has waited on a runqueue, from its schedstat file
+ * (fd of /proc/thread-self/schedstat, read again each call).
+ */
+uint64_t run_delay_ns(int fd);
 /* Waits for the worker; returns its stats (unmapped by the next call). */
 struct periodic_stats *wait_periodic(pid_t pid, struct periodic_stats *stats);
 /* Shared anonymous memory for results of a child. */

@@ -57,12 +57,17 @@ static pid_t spawn_random(const char *group, unsigned int seed, int cpu,
 	return pid;
 }
 
+/* The periodic task needs 1.8 of its server's 2 ms: Q - C. */
+#define SLACK_NS	(200 * NSEC_PER_USEC)
+
 /* The second pass: n pairs, unpinned; two test points. */
 static void unpinned_pass(int n)
 {
 	struct periodic_stats *st[n];
 	unsigned long jobs = 0, misses = 0;
 	int64_t late = INT64_MIN;
+	uint64_t wake = 0;
+	bool met = true;
 	pid_t rnd[n], periodic[n];
 	double pm[n], sum = 0;
 	uint64_t release;
@@ -84,11 +89,15 @@ static void unpinned_pass(int n)
 		misses += st[i]->misses;
 		if (st[i]->max_lateness_ns > late)
 			late = st[i]->max_lateness_ns;
+		if (st[i]->max_wake_latency_ns > wake)
+			wake = st[i]->max_wake_latency_ns;
+		met &= periodic_met(st[i], SLACK_NS);
 		sum += pm[i];
 	}
-	ksft_print_msg("unpinned, %d pairs: random %.1f per mille together (reserved %d); periodic: %lu jobs, %lu missed, max lateness %lld us\n",
-		       n, sum, 200 * n, jobs, misses, (long long)late / 1000);
-	ksft_test_result(jobs > 0 && misses == 0,
+	ksft_print_msg("unpinned, %d pairs: random %.1f per mille together (reserved %d); periodic: %lu jobs, %lu missed, max lateness %lld us, worst wakeup latency %llu us\n",
+		       n, sum, 200 * n, jobs, misses, (long long)late / 1000,
+		       (unsigned long long)wake / 1000);
+	ksft_test_result(jobs > 0 && met,
 			 "random wakers on every CPU, unpinned, cannot make a periodic reservation miss\n");
 	ksft_test_result(sum <= 205.0 * n,
 			 "unpinned random wakers together stay within nr_cpus * 200 per mille\n");
@@ -113,9 +122,10 @@ int main(void)
 	wait_periodic(periodic, st);
 	stop_child(rnd);
 
-	ksft_print_msg("random: %.1f per mille (reserved 200); periodic: %lu jobs, %lu missed, max lateness %lld us\n",
-		       pm, st->jobs, st->misses, (long long)st->max_lateness_ns / 1000);
-	ksft_test_result(st->jobs > 0 && st->misses == 0,
+	ksft_print_msg("random: %.1f per mille (reserved 200); periodic: %lu jobs, %lu missed, max lateness %lld us, worst wakeup latency %llu us\n",
+		       pm, st->jobs, st->misses, (long long)st->max_lateness_ns / 1000,
+		       (unsigned long long)st->max_wake_latency_ns / 1000);
+	ksft_test_result(st->jobs > 0 && periodic_met(st, SLACK_NS),
 			 "a random top-priority waker cannot make a periodic reservation miss\n");
 	ksft_test_result(pm <= 205.0,
 			 "the random waker's share stays within its 200 per mille\n");
