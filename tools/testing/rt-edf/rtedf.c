@@ -423,7 +423,8 @@ int pi_mutex_init(pthread_mutex_t *m, bool robust)
 	return err;
 }
 
-uint64_t run_delay_ns(int fd)
+/* The time the thread has waited on a runqueue, from its schedstat. */
+static uint64_t run_delay_ns(int fd)
 {
 	unsigned long long exec, delay;
 	char buf[128];
@@ -433,6 +434,19 @@ uint64_t run_delay_ns(int fd)
 		return 0;
 	buf[n] = 0;
 	return sscanf(buf, "%llu %llu", &exec, &delay) == 2 ? delay : 0;
+}
+
+uint64_t sleep_until_queued(int fd, uint64_t release)
+{
+	uint64_t delay = run_delay_ns(fd), t = now_ns();
+
+	sleep_until(release);
+	/* Never dequeued if the release has passed. */
+	if (t >= release)
+		return 0;
+	/* Queued at the time it ran minus the time it waited to run. */
+	t = now_ns() - (run_delay_ns(fd) - delay);
+	return t > release ? t - release : 0;
 }
 
 bool periodic_met(const struct periodic_stats *st, uint64_t slack_ns)
@@ -453,7 +467,7 @@ static pid_t __spawn_periodic(const char *group, int prio, int cpu, bool unpin,
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		uint64_t release = release_ns, end, delay, t, lat, prev_lat = 0;
+		uint64_t release = release_ns, end, lat, prev_lat = 0;
 		int fd = open("/proc/thread-self/schedstat", O_RDONLY);
 		int64_t late;
 
@@ -466,18 +480,7 @@ static pid_t __spawn_periodic(const char *group, int prio, int cpu, bool unpin,
 		end = release + duration_ns;
 		st->max_late_past_wake_ns = INT64_MIN;
 		for (; release < end; release += period_ns) {
-			delay = run_delay_ns(fd);
-			t = now_ns();
-			sleep_until(release);
-			/*
-			 * Queued at the time it ran minus the time it waited
-			 * to run; never dequeued if the job was late.
-			 */
-			lat = 0;
-			if (t < release) {
-				t = now_ns() - (run_delay_ns(fd) - delay);
-				lat = t > release ? t - release : 0;
-			}
+			lat = sleep_until_queued(fd, release);
 			if (unpin) {
 				unpin_self();
 				unpin = false;

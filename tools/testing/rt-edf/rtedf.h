@@ -163,10 +163,11 @@ pid_t spawn_periodic_from(const char *group, int prio, int home_cpu,
  */
 bool periodic_met(const struct periodic_stats *st, uint64_t slack_ns);
 /*
- * The time a thread has waited on a runqueue, from its schedstat file
- * (fd of /proc/thread-self/schedstat, read again each call).
+ * sleep_until(release), then the wakeup latency: from release to the
+ * instant the thread was queued (0 if release had passed), from its
+ * schedstat run delay; fd: /proc/thread-self/schedstat, opened once.
  */
-uint64_t run_delay_ns(int fd);
+uint64_t sleep_until_queued(int fd, uint64_t release);
 /* Waits for the worker; returns its stats (unmapped by the next call). */
 struct periodic_stats *wait_periodic(pid_t pid, struct periodic_stats *stats);
 /* Shared anonymous memory for results of a child. */

@@ -720,19 +720,11 @@ static pid_t spawn_sentinel(uint64_t duration_ns, struct sentinel *st)
 	find_stopper();
 	for (uint64_t rel = now_ns() + 10 * NSEC_PER_MSEC, end = rel + duration_ns;
 	     rel < end; rel += period) {
-		uint64_t c0, c, prev, s0, stop, stolen = 0, delay, t;
+		uint64_t c0, c, prev, s0, stop, stolen = 0;
 		unsigned long r0, rounds;
 		int64_t late;
 
-		delay = run_delay_ns(fd);
-		t = now_ns();
-		sleep_until(rel);
-		/* Queued (woken) at the time it ran minus its wait to run. */
-		lat = 0;
-		if (t < rel) {
-			t = now_ns() - (run_delay_ns(fd) - delay);
-			lat = t > rel ? t - rel : 0;
-		}
+		lat = sleep_until_queued(fd, rel);
 		r0 = stopper_rounds();
 		s0 = stopper_pid ? cputime_ns(stopper_pid) : 0;
 		c0 = prev = thread_cputime_ns();
