@@ -39,7 +39,9 @@ msg "torture: $dur s per run, seed $seed, vCPUs: $smps"
 for smp in $smps; do
 	d=$logs/smp$smp
 	t0=$(date +%s)
-	RTEDF_ICOUNT=0 RTEDF_APPEND="rtedf.torture=$dur:$seed rtedf.timeout=$((dur + 300))" \
+	# More vCPU threads than host CPUs: give vCPU 0 a host CPU (qemu-run.sh).
+	pin=$([ "$smp" -gt "$(nproc)" ] && echo 1 || echo 0)
+	RTEDF_PIN=$pin RTEDF_ICOUNT=0 RTEDF_APPEND="rtedf.torture=$dur:$seed rtedf.timeout=$((dur + 300))" \
 		"$TOP/scripts/qemu-run.sh" -k "$img" -s "$smp" -t torture \
 		-T $((dur * 2 + 600)) -o "$d" || true
 	"$TOP/scripts/report.sh" "$d" "torture-smp$smp" "$xfail" || status=1
