@@ -739,9 +739,7 @@ static pid_t spawn_sentinel(uint64_t duration_ns, struct sentinel *st)
 		r0 = stopper_rounds();
 		s0 = stopper_pid ? cputime_ns(stopper_pid) : 0;
 		/* Queued at rel + lat, or when the previous job ended. */
-		q = now_ns();
-		q = rel + lat > q ? q : rel + lat;
-		q = q > prev_end ? q : prev_end;
+		q = rel + lat > prev_end ? rel + lat : prev_end;
 		c0 = prev = thread_cputime_ns();
 		do {
 			c = thread_cputime_ns();
