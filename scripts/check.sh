@@ -7,7 +7,8 @@
 # torture), TORTURE=0 (no torture), TORTURE_DURATION (guest seconds per
 # vCPU count, default 90) and SEED (default 1) for the torture.
 #
-# Builds what is missing, runs the guest suite on each vCPU count, then on
+# Builds what is missing, runs the guest suite on each vCPU count (and
+# precision once more on 2 vCPUs booted with nohz_full=1), then on
 # the rt-edf kernel the churn torture (scripts/torture.sh)
 # on each vCPU count above 1 (90 s each: 3 minutes on 2 and 4 vCPUs),
 # checkpatch.pl --strict on every patch and sparse on
@@ -52,6 +53,19 @@ for smp in $smps; do
 	msg "smp$smp: guest run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
 	cat "$d/counts" >>"$logs/counts"
 done
+
+# nohz_full: precision on a CPU whose tick stops under a single task
+# (tools/testing/rt-edf/precision.c), with the 2-vCPU runs.
+if [[ " $smps " == *" 2 "* ]] && { [ -z "$tests" ] || [[ " $tests " == *" precision "* ]]; }; then
+	d=$logs/nohz2
+	t0=$(date +%s)
+	RTEDF_APPEND="${RTEDF_APPEND:+$RTEDF_APPEND }nohz_full=1" \
+		"$TOP/scripts/qemu-run.sh" -k "$img" -s 2 -t precision \
+		-T "${RTEDF_TIMEOUT:-1500}" -o "$d" || true
+	"$TOP/scripts/report.sh" "$d" nohz2 "$xfail" || status=1
+	msg "nohz2: guest run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
+	cat "$d/counts" >>"$logs/counts"
+fi
 
 if [ "$kernel" = rtedf ] && [ "${TORTURE:-1}" = 1 ] && [ "${QUICK:-0}" != 1 ] &&
 	[ -z "$tests" ]; then

@@ -136,7 +136,8 @@ int main(void)
 	ksft_test_result(!err, "and into 10000/100000 plus 30000/300000\n");
 
 	/* Malformed writes to the task files. */
-	refused(A, "cpu.rt_task_runtime_us", "-1", EINVAL, "a negative task runtime is invalid");
+	refused(A, "cpu.rt_task_runtime_us", "-2", EINVAL,
+		"a negative task runtime other than -1 is invalid");
 	refused(A, "cpu.rt_task_runtime_us", "abc", EINVAL, "a non-numeric task runtime is invalid");
 	refused(A, "cpu.rt_task_runtime_us", "200000", EINVAL,
 		"a task runtime longer than the task period is invalid");

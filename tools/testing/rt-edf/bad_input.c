@@ -21,6 +21,7 @@
 
 #define G	"bad"
 #define CHILD	"bad/child"
+#define IDLE	"bad-idle"	/* a new group: no runtime, a period of 1 s */
 #define P_US	100000
 #define Q_US	20000		/* the group */
 #define QT_US	10000		/* its own tasks */
@@ -60,16 +61,17 @@ static const struct bad_value values[] = {
 	{ "99999999999999999999999", "a 23-digit number", ERANGE, ERANGE },
 };
 
-/* The four values of the group, its child and the root. */
+/* The four values of the groups and the root. */
+#define NR_GROUPS	4
 struct state {
-	long long v[3][NR_FILES];
+	long long v[NR_GROUPS][NR_FILES];
 };
 
-static const char *const groups[] = { G, CHILD, "" };
+static const char *const groups[NR_GROUPS] = { G, CHILD, IDLE, "" };
 
 static void snapshot(struct state *s)
 {
-	for (int g = 0; g < 3; g++)
+	for (int g = 0; g < NR_GROUPS; g++)
 		for (int f = 0; f < NR_FILES; f++)
 			if (cg_read_ll(groups[g], files[f], &s->v[g][f]))
 				s->v[g][f] = -1;
@@ -84,6 +86,9 @@ static bool unchanged(const struct state *before)
 }
 
 static int nr_points;
+
+/* The points after the malformed numbers. */
+#define NR_LIMITS	16
 
 /* One write that must fail with errno want and change nothing. */
 static void refused(const char *group, const char *file, const char *val,
@@ -112,6 +117,9 @@ static void setup(void)
 {
 	cg_remove(CHILD);
 	cg_remove(G);
+	cg_remove(IDLE);
+	if (mkdir(cg_path(IDLE, ""), 0755))
+		die("making " IDLE);
 	if (cg_group(G, P_US, Q_US))
 		die("setting up " G);
 	if (cg_has(G, "cpu.rt_task_runtime_us") &&
@@ -129,16 +137,22 @@ int main(void)
 	pid_t pid;
 
 	rtedf_init();
-	ksft_set_plan(nv * NR_FILES + 12);
+	ksft_set_plan(nv * NR_FILES - 1 + NR_LIMITS);
 	setup();
 
-	/* Malformed numbers, in every file. */
+	/*
+	 * Malformed numbers, in every file; but -1 in cpu.rt_task_runtime_us
+	 * makes own tasks follow the group (container_rt.c).
+	 */
 	for (int f = 0; f < NR_FILES; f++)
 		for (int i = 0; i < nv; i++)
-			refused(G, files[f], values[i].val,
-				strstr(files[f], "period") ? values[i].period_errno :
-							     values[i].runtime_errno,
-				values[i].what);
+			if (strcmp(files[f], "cpu.rt_task_runtime_us") ||
+			    strcmp(values[i].val, "-1"))
+				refused(G, files[f], values[i].val,
+					strstr(files[f], "period") ?
+					values[i].period_errno :
+					values[i].runtime_errno,
+					values[i].what);
 
 	/* Values that are numbers but make no reservation. */
 	refused(G, "cpu.rt_period_us", "0", EINVAL, "a zero period");
@@ -149,6 +163,21 @@ int main(void)
 		"a runtime longer than the period");
 	refused(G, "cpu.rt_period_us", "19999", EINVAL,
 		"a period shorter than the runtime");
+
+	/*
+	 * Below the minimum period (sched_deadline_period_min_us, 100 us by
+	 * default) and the minimum runtime (10 us), each in a group where the
+	 * value would otherwise be admitted.  Failed before the limits (at
+	 * 34e0892): accepted.
+	 */
+	refused(IDLE, "cpu.rt_period_us", "99", EINVAL,
+		"a period below sched_deadline_period_min_us");
+	refused(IDLE, "cpu.rt_task_period_us", "99", EINVAL,
+		"a period below sched_deadline_period_min_us");
+	refused(IDLE, "cpu.rt_runtime_us", "9", EINVAL,
+		"a runtime below 10 us");
+	refused(G, "cpu.rt_task_runtime_us", "9", EINVAL,
+		"a runtime below 10 us");
 
 	/* Over-subscription, at every level. */
 	refused(CHILD, "cpu.rt_runtime_us", "30000", EBUSY,
@@ -177,8 +206,9 @@ int main(void)
 
 	cg_remove(CHILD);
 	cg_remove(G);
-	if (nr_points != nv * NR_FILES + 12)
+	cg_remove(IDLE);
+	if (nr_points != nv * NR_FILES - 1 + NR_LIMITS)
 		ksft_exit_fail_msg("planned %d points, ran %d\n",
-				   nv * NR_FILES + 12, nr_points);
+				   nv * NR_FILES - 1 + NR_LIMITS, nr_points);
 	ksft_finished();
 }

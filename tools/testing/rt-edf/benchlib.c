@@ -14,7 +14,6 @@
 
 #include "benchlib.h"
 
-#define TRACEFS "/sys/kernel/tracing"
 #define SCHED_DEBUG "/sys/kernel/debug/sched/debug"
 
 static volatile uint64_t spin_sink;
@@ -41,14 +40,6 @@ void spin_forever(void)
 {
 	for (;;)
 		spin_iters(1000);
-}
-
-uint64_t thread_cputime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 void work_ns(uint64_t ns)
@@ -179,43 +170,28 @@ void root_own_runtime(long long us)
 
 /* tracefs */
 
-static int tr_write(const char *file, const char *val)
-{
-	char path[256];
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), TRACEFS "/%s", file);
-	fd = open(path, O_WRONLY | O_TRUNC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 int trace_begin(int buffer_kb)
 {
 	char buf[32];
 	int err;
 
-	tr_write("tracing_on", "0");
-	err = tr_write("trace_clock", "mono");
+	tracefs_write("tracing_on", "0");
+	err = tracefs_write("trace_clock", "mono");
 	snprintf(buf, sizeof(buf), "%d", buffer_kb);
 	if (!err)
-		err = tr_write("buffer_size_kb", buf);
+		err = tracefs_write("buffer_size_kb", buf);
 	if (!err)
-		err = tr_write("trace", "");
+		err = tracefs_write("trace", "");
 	if (!err)
-		err = tr_write("events/sched/sched_switch/enable", "1");
+		err = tracefs_write("events/sched/sched_switch/enable", "1");
 	if (!err)
-		err = tr_write("tracing_on", "1");
+		err = tracefs_write("tracing_on", "1");
 	return err;
 }
 
 void trace_end(void)
 {
-	tr_write("tracing_on", "0");
+	tracefs_write("tracing_on", "0");
 }
 
 static int field_int(const char *line, const char *key, int *val)

@@ -23,8 +23,6 @@ void spin_chunk(void);
 void spin_forever(void) __attribute__((noreturn));
 /* Burns ns of the calling thread's CPU time (to within ~2 us). */
 void work_ns(uint64_t ns);
-/* The calling thread's CPU time. */
-uint64_t thread_cputime_ns(void);
 void sleep_until_ns(uint64_t t);
 
 /*

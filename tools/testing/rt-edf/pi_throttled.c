@@ -13,15 +13,16 @@
  *  - group B, 5 ms / 20 ms: W (SCHED_FIFO 20) wakes 30 ms into the round
  *    and takes the mutex.
  *
- * W blocks and L inherits W's priority, 20: below H's 30.  A throttled
- * group runs only because it holds a boosted task, and only that task
- * may run on its debt: L finishes the 1 ms left of its critical section
- * and W gets the mutex.  So W's blocking (from its lock attempt to L's
- * release, which L stamps just before unlocking) stays within one
- * critical section + 1 ms, as in pi_boost, and H runs not at all while W
- * is blocked (0.1 ms is allowed for the accounting).  If the boosted
- * group ran its highest priority task instead, H would run on A's debt
- * for the 20 ms left of its burn, and W would wait for it.
+ * W blocks and L inherits W's priority, 20: below H's 30.  L then runs
+ * on B's server, in place of A's throttled one (bandwidth inheritance),
+ * where it is the top task: L finishes the 1 ms left of its critical
+ * section and W gets the mutex.  So W's blocking (from its lock attempt
+ * to L's release, which L stamps just before unlocking) stays within one
+ * critical section + 1 ms, as in pi_boost, and H, still in throttled A,
+ * runs not at all while W is blocked (0.1 ms is allowed for the
+ * accounting).  If the throttled group ran its highest priority task
+ * instead, H would run for the 20 ms left of its burn, and W would wait
+ * for it.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -147,6 +148,6 @@ int main(void)
 	ksft_test_result(sh->w_done && sh->max_blocking_ns <= CS_NS + NSEC_PER_MSEC,
 			 "a waiter is blocked at most one critical section + 1 ms by a throttled holder below a busier task of its group\n");
 	ksft_test_result(sh->w_done && sh->max_h_ns <= NSEC_PER_MSEC / 10,
-			 "a throttled group runs only its boosted task on its debt\n");
+			 "no other task of the holder's throttled group runs while the holder runs for the waiter\n");
 	ksft_finished();
 }

@@ -385,17 +385,35 @@ void measure_permille_at(const pid_t *pids, int n, uint64_t start_ns,
 		permille[i] = 1000.0 * (c1[i] - c0[i]) / (t1 - t0);
 }
 
-void burn_cpu(uint64_t ns)
+uint64_t thread_cputime_ns(void)
 {
 	struct timespec ts;
-	uint64_t start, t;
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	start = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-	do {
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-		t = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-	} while (t - start < ns);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+void burn_cpu(uint64_t ns)
+{
+	uint64_t start = thread_cputime_ns();
+
+	while (thread_cputime_ns() - start < ns)
+		;
+}
+
+int tracefs_write(const char *file, const char *val)
+{
+	char path[256];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), TRACEFS "/%s", file);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
 }
 
 void *shared_alloc(size_t size)

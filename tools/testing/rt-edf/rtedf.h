@@ -113,6 +113,13 @@ void measure_permille_at(const pid_t *pids, int n, uint64_t start_ns,
 
 /* Burns ns of the calling thread's CPU time. */
 void burn_cpu(uint64_t ns);
+/* The calling thread's CPU time, in ns. */
+uint64_t thread_cputime_ns(void);
+
+/* Where the tests find tracefs (the initramfs mounts it). */
+#define TRACEFS "/sys/kernel/tracing"
+/* Writes val to the tracefs file; returns 0 or -errno. */
+int tracefs_write(const char *file, const char *val);
 
 /* What a periodic worker saw; lives in memory shared with the parent. */
 struct periodic_stats {

@@ -657,14 +657,6 @@ static pid_t spawn_watchdog(void)
 	return pid;
 }
 
-static uint64_t thread_cputime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 /*
  * CPU 0's stopper thread, migration/0: its CPU time is the time the
  * stop class (stop_machine of CPU hotplug, migrations) took from CPU 0.
