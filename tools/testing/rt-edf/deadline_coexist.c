@@ -1,24 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SCHED_DEADLINE runs above RT, so the RT reservations only hold if the
- * DEADLINE bandwidth and theirs fit in every CPU together: DEADLINE tasks
- * migrate and may all run on one CPU for a while, beside that CPU's fair
- * server (5%).  With the root's own tasks at 5% and a group of 70%, a
- * DEADLINE task of 30% is refused (5 + 70 + 5 + 30 > 100) on any number of
- * CPUs, and one of 10% admitted; with it, the group cannot grow to 85%.
- * The stock kernel admits both: each stays below the 95% limit alone.
+ * SCHED_DEADLINE next to the RT groups.  DEADLINE runs above RT, so the
+ * groups' reservations only hold if DEADLINE leaves them their share:
+ * DEADLINE admission is its usual rule (the tasks and the fair servers,
+ * 5% of each CPU, within sched_rt_runtime_us / sched_rt_period_us, 95%,
+ * of every CPU of the root domain) with each CPU's share reduced by what
+ * the groups reserve; the root group's own tasks are not counted, as
+ * SCHED_DEADLINE has always run above them.  On N CPUs:
+ *
+ * 1. A default boot (the root's own tasks hold all of the RT limit, no
+ *    group) admits `chrt -d --sched-runtime 1000000 --sched-period
+ *    10000000 0 true`, and 10 ms / 100 ms tasks up to N * (95 - 5) =
+ *    N * 90%: 9 per CPU, exactly as stock does.  Failed before this rule
+ *    (at 34e0892): the root's 95% and the fair server left nothing, and
+ *    every sched_setattr() got EBUSY.
+ * 2. With a group of 70%, N * (95 - 70 - 5)% = N * 20% is left: two such
+ *    tasks per CPU, and the next one is refused (at 34e0892 the DEADLINE
+ *    total of the whole root domain had to fit in one CPU: two in all).
+ * 3. With those admitted, the group cannot grow to 75%.
+ * 4. A SCHED_FLAG_RECLAIM task (GRUB) may use the time nobody reserved,
+ *    not the groups': a busy reclaiming task of 10 ms / 100 ms beside a
+ *    busy task in a 50% group on each CPU leaves every RT task its
+ *    500 per mille (within 10, over 2 s of whole periods: the hrtick's
+ *    precision and the measurer).  Failed before this rule (at
+ *    34e0892, once DEADLINE admitted it): GRUB counted the reservations
+ *    as free, and the reclaiming task ran up to 95% of its CPU.  Stock
+ *    fails 2-4 (it admits DEADLINE up to the limit whatever RT reserves).
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rtedf.h"
 
 #define G	"dl-coexist"
+#define MAX_DL	64
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE	6
+#endif
+#ifndef SCHED_FLAG_RECLAIM
+#define SCHED_FLAG_RECLAIM	0x02
 #endif
 
 /* sched_setattr(2)'s argument, first version (glibc has no wrapper). */
@@ -33,11 +59,13 @@ struct dl_attr {
 	uint64_t sched_period;
 };
 
-static int set_deadline(pid_t pid, uint64_t runtime, uint64_t period)
+static int set_deadline(pid_t pid, uint64_t runtime, uint64_t period,
+			uint64_t flags)
 {
 	struct dl_attr attr = {
 		.size = sizeof(attr),
 		.sched_policy = SCHED_DEADLINE,
+		.sched_flags = flags,
 		.sched_runtime = runtime,
 		.sched_deadline = period,
 		.sched_period = period,
@@ -46,37 +74,124 @@ static int set_deadline(pid_t pid, uint64_t runtime, uint64_t period)
 	return syscall(SYS_sched_setattr, pid, &attr, 0) ? -errno : 0;
 }
 
+static pid_t dl[MAX_DL];
+static int nr_dl;
+
+/* Admits 10 ms / 100 ms sleepers until one is refused; returns how many. */
+static int fill_deadline(int max, int *last_err)
+{
+	*last_err = 0;
+	while (nr_dl < max) {
+		pid_t pid = spawn_sleeper();
+		int err = set_deadline(pid, 10 * NSEC_PER_MSEC, 100 * NSEC_PER_MSEC, 0);
+
+		if (err) {
+			*last_err = err;
+			stop_child(pid);
+			break;
+		}
+		dl[nr_dl++] = pid;
+	}
+	return nr_dl;
+}
+
+static void free_deadline(void)
+{
+	while (nr_dl)
+		stop_child(dl[--nr_dl]);
+}
+
+/* A busy SCHED_DEADLINE task with SCHED_FLAG_RECLAIM, unpinned. */
+static pid_t spawn_reclaimer(void)
+{
+	pid_t pid = rtedf_fork();
+
+	if (pid == 0) {
+		if (set_deadline(0, 10 * NSEC_PER_MSEC, 100 * NSEC_PER_MSEC,
+				 SCHED_FLAG_RECLAIM))
+			_exit(2);
+		for (;;)
+			;
+	}
+	return pid;
+}
+
 int main(void)
 {
-	pid_t a, b;
-	int err;
+	int n = nr_cpus(), err, got, status;
+	long long root_q = -1;
+	pid_t rt[9], rec;
+	double pm[9];
+	bool ok;
 
 	rtedf_init();
-	ksft_set_plan(3);
+	ksft_set_plan(5);
+	if (n > 8)
+		ksft_exit_skip("more than 8 CPUs\n");
 
+	/* 1. The default: the root's own tasks hold the whole RT limit. */
+	if (cg_has("", "cpu.rt_task_runtime_us")) {
+		cg_read_ll("", "cpu.rt_task_runtime_us", &root_q);
+		cg_write_ll("", "cpu.rt_task_runtime_us", 950000);
+	}
+	status = system("chrt -d --sched-runtime 1000000 --sched-period 10000000 0 true");
+	ksft_test_result(status == 0,
+			 "a default boot admits chrt -d --sched-runtime 1000000 --sched-period 10000000 0 true\n");
+	/* Its bandwidth is freed at its 0-lag time, within a period. */
+	sleep_ns(100 * NSEC_PER_MSEC);
+	got = fill_deadline(MAX_DL, &err);
+	ksft_print_msg("no group: %d DEADLINE tasks of 10 ms / 100 ms admitted on %d CPUs (%s)\n",
+		       got, n, err ? strerror(-err) : "no refusal");
+	ksft_test_result(got == 9 * n && err == -EBUSY,
+			 "with no group reserved, DEADLINE tasks are admitted up to nr_cpus * 90%%, as on stock\n");
+	free_deadline();
+	if (root_q >= 0)
+		cg_write_ll("", "cpu.rt_task_runtime_us", root_q);
+
+	/* 2, 3. A group of 70% of every CPU. */
 	err = cg_group(G, 1000000, 700000);
 	if (err)
 		ksft_print_msg("setting up %s: %s\n", G, strerror(-err));
-	a = spawn_sleeper();
-	b = spawn_sleeper();
-
-	err = set_deadline(a, 30 * NSEC_PER_MSEC, 100 * NSEC_PER_MSEC);
-	ksft_print_msg("DEADLINE 30/100 ms: %s\n", err ? strerror(-err) : "admitted");
-	ksft_test_result(err == -EBUSY,
-			 "a DEADLINE task that would eat into the RT reservations is refused\n");
-
-	err = set_deadline(b, 10 * NSEC_PER_MSEC, 100 * NSEC_PER_MSEC);
-	ksft_test_result(!err, "a DEADLINE task that fits beside them is admitted\n");
-
+	got = fill_deadline(MAX_DL, &err);
+	ksft_print_msg("group of 70%%: %d DEADLINE tasks of 10 ms / 100 ms admitted on %d CPUs (%s)\n",
+		       got, n, err ? strerror(-err) : "no refusal");
+	ksft_test_result(got == 2 * n && err == -EBUSY,
+			 "beside a 70%% group, DEADLINE tasks are admitted up to nr_cpus * 20%% and no further\n");
 	err = cg_write_ll(G, "cpu.rt_task_runtime_us", 0);
+	if (err == -ENOENT)
+		err = 0;
 	if (!err)
-		err = cg_write_ll(G, "cpu.rt_runtime_us", 850000);
-	ksft_print_msg("group to 85%%: %s\n", err ? strerror(-err) : "admitted");
+		err = cg_write_ll(G, "cpu.rt_runtime_us", 750000);
+	ksft_print_msg("group to 75%%: %s\n", err ? strerror(-err) : "admitted");
 	ksft_test_result(err == -EBUSY,
 			 "an RT group cannot grow into the DEADLINE bandwidth\n");
+	free_deadline();
+	cg_remove(G);
 
-	stop_child(b);
-	stop_child(a);
+	/* 4. GRUB beside a 50% group on every CPU. */
+	if (cg_group(G, 100000, 50000))
+		die("setting up " G " at 50%%");
+	for (int c = 0; c < n; c++)
+		rt[c] = spawn_busy(G, SCHED_FIFO, 10, c);
+	rt[n] = rec = spawn_reclaimer();
+	sleep_ns(50 * NSEC_PER_MSEC);
+	ok = waitpid(rec, &status, WNOHANG) == 0;
+	if (!ok)
+		ksft_print_msg("the reclaiming DEADLINE task was refused\n");
+	measure_permille_at(rt, n + 1, now_ns() + 100 * NSEC_PER_MSEC,
+			    2 * NSEC_PER_SEC, pm);
+	ksft_print_msg("the reclaiming task received %.1f per mille of a CPU\n",
+		       pm[n]);
+	for (int c = 0; c < n; c++) {
+		ksft_print_msg("CPU %d: the 50%% group's task received %.1f per mille\n",
+			       c, pm[c]);
+		ok = ok && pm[c] >= 490.0;
+	}
+	ksft_test_result(ok,
+			 "a SCHED_FLAG_RECLAIM task leaves every CPU's RT reservation its share\n");
+	stop_child(rec);
+	for (int c = 0; c < n; c++)
+		stop_child(rt[c]);
 	cg_remove(G);
 	ksft_finished();
 }
