@@ -33,14 +33,28 @@ done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series" 2>/dev/nu
 
 # sparse: normalise 'path:line:col: warning: text' to 'file: warning: text'
 # so that line moves do not count, then compare the multisets.
+# A warning is its file, the text of the source line it points at and
+# its message, once: line numbers differ between the trees, and an inline
+# helper's warning (rq->curr is __rcu in this kernel: task_current(),
+# put_prev_task()) is reported again for every new caller.
 sparse_run() {
 	local variant=$1 log=$2
 	DEBUG=0 "$TOP/scripts/kbuild.sh" "$variant" C=2 kernel/sched/ 2>&1 |
 		grep -E ':[0-9]+:[0-9]+: (warning|error):' |
-		sed -E 's#^.*/(kernel|include|arch)/#\1/#; s#:[0-9]+:[0-9]+:#:#' |
-		LC_ALL=C sort >"$log"
+		python3 -c '
+import re, sys
+for l in sys.stdin:
+    m = re.match(r"(.*?):(\d+):\d+: (.*)", l.rstrip("\n"))
+    path, line, msg = m.group(1), int(m.group(2)), m.group(3)
+    try:
+        src = open(path, errors="replace").read().split("\n")[line - 1].strip()
+    except (OSError, IndexError):
+        src = "?"
+    short = re.sub(r"^.*/(kernel|include|arch)/", r"\1/", path)
+    print("%s: %s [%s]" % (short, msg, src))
+' | LC_ALL=C sort -u >"$log"
 }
-base=$BUILD/stock/out/stock/sparse-kernel-sched.log
+base=$BUILD/stock/out/stock/sparse-kernel-sched-lines.log
 if [ ! -s "$base" ] || [ "$base" -ot "$BUILD/stock/out/stock/.config" ]; then
 	sparse_run stock "$base.tmp" && mv "$base.tmp" "$base"
 fi
