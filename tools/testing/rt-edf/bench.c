@@ -20,7 +20,9 @@
  *   precision  a busy group, Q of 10 to 10.75 ms every 50 ms: run per
  *              period from sched_switch events; alone, then with a
  *              SCHED_OTHER task that wakes every 3 ms
- *   pingpong   pipe round trips between two SCHED_FIFO tasks of a group
+ *   pingpong   pipe round trips between two SCHED_FIFO tasks of a group,
+ *              then of the root group with no group configured and the
+ *              root's own tasks at their default (all of the RT limit)
  *   decision   round trips between tasks of two groups while N = 1, 4,
  *              16, 64, 256 other groups are active (runnable, queued,
  *              never picked): the cost of a scheduling decision
@@ -683,26 +685,39 @@ static void print_batches(const char *sec, const char *extra, struct pp_shared *
 	}
 }
 
-static void bench_pingpong(void)
+/* One ping-pong between two tasks of group ("" the root). */
+static void pp_run(const char *group, const char *variant)
 {
 	struct pp_shared *sh = shared_alloc(sizeof(*sh));
-	uint64_t start = now_ns();
+	char extra[64];
 	pid_t pa, pb;
 
-	if (cg_group("pp", 1000000, 500000)) {
-		printf("# cannot reserve pp\n");
-		return;
-	}
-	if (pp_spawn("pp", "pp", sh, &pa, &pb, reps) == 0) {
+	snprintf(extra, sizeof(extra), "variant=%s ", variant);
+	if (pp_spawn(group, group, sh, &pa, &pb, reps) == 0) {
 		wait_ready(&sh->ready, 2);
 		__atomic_store_n(&sh->start, 1, __ATOMIC_SEQ_CST);
 		futex_wake_all(&sh->start);
 		waitpid(pa, NULL, 0);
 		waitpid(pb, NULL, 0);
-		print_batches("pingpong", "", sh, reps);
+		print_batches("pingpong", extra, sh, reps);
 	}
-	cg_remove("pp");
 	munmap(sh, sizeof(*sh));
+}
+
+static void bench_pingpong(void)
+{
+	uint64_t start = now_ns();
+
+	if (cg_group("pp", 1000000, 500000)) {
+		printf("# cannot reserve pp\n");
+		return;
+	}
+	pp_run("pp", "group");
+	cg_remove("pp");
+	/* No group: the root's own tasks as a default boot has them. */
+	root_own_runtime(950000);
+	pp_run("", "root");
+	root_own_runtime(ROOT_OWN_US);
 	section_time("pingpong", start);
 }
 
