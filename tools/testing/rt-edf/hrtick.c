@@ -101,6 +101,13 @@ static void check_switch_cost(void)
 		cg_read_ll("", "cpu.rt_task_runtime_us", &root_q);
 		if (cg_write_ll("", "cpu.rt_task_runtime_us", 950000))
 			ksft_print_msg("cannot give the root's own tasks 950 ms\n");
+		/*
+		 * A new runtime caps the budget at once but fills it only at
+		 * the next period: wait for one (1 s), or the ping-pong may
+		 * run the root's old 50 ms budget out (it did on the debug
+		 * kernel, and armed the hrtick 25 times near the end).
+		 */
+		sleep_ns(1100 * NSEC_PER_MSEC);
 	}
 	if (tracefs_write("tracing_on", "0") || tracefs_write("buffer_size_kb", "4096") ||
 	    tracefs_write("trace", "") ||
