@@ -258,7 +258,7 @@ pid_t rtedf_fork(void)
 }
 
 static pid_t __spawn_busy(const char *group, int policy, int prio, int cpu,
-			  bool unpin, uint64_t start_ns)
+			  bool unpin, uint64_t start_ns, uint64_t end_ns)
 {
 	int pfd[2], err = 0;
 	pid_t pid;
@@ -282,8 +282,9 @@ static pid_t __spawn_busy(const char *group, int policy, int prio, int cpu,
 			sleep_until(start_ns);
 		if (unpin)
 			unpin_self();
-		for (;;)
+		while (!end_ns || now_ns() < end_ns)
 			;
+		_exit(0);
 	}
 	close(pfd[1]);
 	if (read(pfd[0], &err, sizeof(err)) != sizeof(err) || err) {
@@ -298,19 +299,25 @@ static pid_t __spawn_busy(const char *group, int policy, int prio, int cpu,
 
 pid_t spawn_busy(const char *group, int policy, int prio, int cpu)
 {
-	return __spawn_busy(group, policy, prio, cpu, false, 0);
+	return __spawn_busy(group, policy, prio, cpu, false, 0, 0);
 }
 
 pid_t spawn_busy_at(const char *group, int policy, int prio, int cpu,
 		    uint64_t start_ns)
 {
-	return __spawn_busy(group, policy, prio, cpu, false, start_ns);
+	return __spawn_busy(group, policy, prio, cpu, false, start_ns, 0);
+}
+
+pid_t spawn_busy_until(const char *group, int policy, int prio, int cpu,
+		       uint64_t start_ns, uint64_t end_ns)
+{
+	return __spawn_busy(group, policy, prio, cpu, false, start_ns, end_ns);
 }
 
 pid_t spawn_busy_from(const char *group, int policy, int prio, int home_cpu,
 		      uint64_t start_ns)
 {
-	return __spawn_busy(group, policy, prio, home_cpu, true, start_ns);
+	return __spawn_busy(group, policy, prio, home_cpu, true, start_ns, 0);
 }
 
 void start_in_future(uint64_t start_ns)

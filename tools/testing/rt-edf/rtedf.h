@@ -75,6 +75,12 @@ pid_t spawn_busy(const char *group, int policy, int prio, int cpu);
 pid_t spawn_busy_at(const char *group, int policy, int prio, int cpu,
 		    uint64_t start_ns);
 /*
+ * The same, but the child exits by itself at end_ns: where nothing
+ * stops it, a busy task may starve the program that would kill it.
+ */
+pid_t spawn_busy_until(const char *group, int policy, int prio, int cpu,
+		       uint64_t start_ns, uint64_t end_ns);
+/*
  * The same, unpinned, but the child sleeps on home_cpu and lets go of it
  * only once woken at start_ns: workers with different home CPUs then wake
  * on their own CPUs, each by its CPU's timer, rather than all on the CPU

@@ -55,27 +55,6 @@ static int write_sysctl(long long v)
 	return fclose(f) || err ? -1 : 0;
 }
 
-/*
- * A busy task in group from start to end, SCHED_FIFO 50 on CPU 0.  It
- * ends by itself: where nothing stops it (stock, with throttling off),
- * it starves this program too.
- */
-static pid_t spawn_spinner(const char *group, uint64_t start, uint64_t end)
-{
-	pid_t pid = rtedf_fork();
-
-	if (pid == 0) {
-		if (cg_attach(group, getpid()) || pin_cpu(0, 0) ||
-		    set_sched(0, SCHED_FIFO, 50))
-			_exit(2);
-		sleep_until(start);
-		while (now_ns() < end)
-			;
-		_exit(0);
-	}
-	return pid;
-}
-
 static long long read_sysctl(void)
 {
 	FILE *f = fopen(SYSCTL, "r");
@@ -109,8 +88,9 @@ int main(void)
 		die("sched_rt_runtime_us = -1");
 
 	t0 = now_ns() + 100 * NSEC_PER_MSEC;
-	z[0] = spawn_spinner(GZ1, t0, t0 + RUN_NS);
-	z[1] = spawn_spinner(GZ2, t0, t0 + RUN_NS);
+	/* They end by themselves: on stock they starve this program too. */
+	z[0] = spawn_busy_until(GZ1, SCHED_FIFO, 50, 0, t0, t0 + RUN_NS);
+	z[1] = spawn_busy_until(GZ2, SCHED_FIFO, 50, 0, t0, t0 + RUN_NS);
 	t = spawn_periodic_at(GT, 1, 0, 15 * NSEC_PER_MSEC, PERIOD, t0, RUN_NS, &ts);
 	r = spawn_periodic_at("", 1, 0, NSEC_PER_MSEC, PERIOD, t0, RUN_NS, &rs);
 	if (z[0] < 0 || z[1] < 0 || t < 0 || r < 0) {
