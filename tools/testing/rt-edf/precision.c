@@ -41,7 +41,6 @@
 #define STEP		(200 * NSEC_PER_USEC)
 #define TOL_NS		(50 * NSEC_PER_USEC)
 #define TICK_NS		NSEC_PER_MSEC		/* CONFIG_HZ=1000 */
-#define FEATURES	"/sys/kernel/debug/sched/features"
 
 static int cpu;
 
@@ -101,18 +100,6 @@ static int nohz_full_cpu(void)
 	return last;
 }
 
-static int set_feature(const char *feat)
-{
-	int fd = open(FEATURES, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, feat, strlen(feat)) < 0)
-		err = -1;
-	close(fd);
-	return err;
-}
-
 /* The worst overrun over the four budgets; LLONG_MAX if a run failed. */
 static long long worst_overrun(const char *what)
 {
@@ -163,12 +150,12 @@ int main(void)
 	if (nohz < 0)
 		ksft_finished();
 
-	if (set_feature("NO_HRTICK_RT")) {
+	if (sched_feature("NO_HRTICK_RT")) {
 		ksft_test_result_skip("no HRTICK_RT feature to turn off\n");
 		ksft_finished();
 	}
 	worst = worst_overrun("HRTICK_RT off: ");
-	set_feature("HRTICK_RT");
+	sched_feature("HRTICK_RT");
 	ksft_test_result(worst <= (long long)(TICK_NS + TOL_NS),
 			 "nohz_full: with HRTICK_RT off, no budget is overrun by more than a tick + 50 us\n");
 	ksft_finished();

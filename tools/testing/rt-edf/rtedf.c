@@ -408,12 +408,10 @@ void burn_cpu(uint64_t ns)
 		;
 }
 
-int tracefs_write(const char *file, const char *val)
+int write_file(const char *path, const char *val)
 {
-	char path[256];
 	int fd, err = 0;
 
-	snprintf(path, sizeof(path), TRACEFS "/%s", file);
 	fd = open(path, O_WRONLY | O_TRUNC);
 	if (fd < 0)
 		return -errno;
@@ -421,6 +419,19 @@ int tracefs_write(const char *file, const char *val)
 		err = -errno;
 	close(fd);
 	return err;
+}
+
+int tracefs_write(const char *file, const char *val)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), TRACEFS "/%s", file);
+	return write_file(path, val);
+}
+
+int sched_feature(const char *feat)
+{
+	return write_file("/sys/kernel/debug/sched/features", feat);
 }
 
 void *shared_alloc(size_t size)

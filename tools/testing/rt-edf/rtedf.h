@@ -122,10 +122,14 @@ void burn_cpu(uint64_t ns);
 /* The calling thread's CPU time, in ns. */
 uint64_t thread_cputime_ns(void);
 
+/* Writes val to the file (truncated); returns 0 or -errno. */
+int write_file(const char *path, const char *val);
 /* Where the tests find tracefs (the initramfs mounts it). */
 #define TRACEFS "/sys/kernel/tracing"
 /* Writes val to the tracefs file; returns 0 or -errno. */
 int tracefs_write(const char *file, const char *val);
+/* Sets a scheduler feature ("HRTICK_RT", "NO_HRTICK_RT"); 0 or -errno. */
+int sched_feature(const char *feat);
 
 /* What a periodic worker saw; lives in memory shared with the parent. */
 struct periodic_stats {
