@@ -8,7 +8,8 @@
 # vCPU count, default 90) and SEED (default 1) for the torture.
 #
 # Builds what is missing, runs the guest suite on each vCPU count (and
-# precision once more on 2 vCPUs booted with nohz_full=1), then on
+# precision once more on 2 vCPUs booted with nohz_full=1, and coresched on
+# 2 vCPUs that are SMT siblings), then on
 # the rt-edf kernel the churn torture (scripts/torture.sh)
 # on each vCPU count above 1 (90 s each: 3 minutes on 2 and 4 vCPUs),
 # checkpatch.pl --strict on every patch and sparse on
@@ -64,6 +65,18 @@ if [[ " $smps " == *" 2 "* ]] && { [ -z "$tests" ] || [[ " $tests " == *" precis
 		-T "${RTEDF_TIMEOUT:-1500}" -o "$d" || true
 	"$TOP/scripts/report.sh" "$d" nohz2 "$xfail" || status=1
 	msg "nohz2: guest run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
+	cat "$d/counts" >>"$logs/counts"
+fi
+
+# Core scheduling: coresched on 2 vCPUs that are SMT siblings of one core
+# (tools/testing/rt-edf/coresched.c; it skips itself elsewhere).
+if [[ " $smps " == *" 2 "* ]] && { [ -z "$tests" ] || [[ " $tests " == *" coresched "* ]]; }; then
+	d=$logs/smt2
+	t0=$(date +%s)
+	RTEDF_SMT=1 "$TOP/scripts/qemu-run.sh" -k "$img" -s 2 -t coresched \
+		-T "${RTEDF_TIMEOUT:-1500}" -o "$d" || true
+	"$TOP/scripts/report.sh" "$d" smt2 "$xfail" || status=1
+	msg "smt2: guest run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
 	cat "$d/counts" >>"$logs/counts"
 fi
 

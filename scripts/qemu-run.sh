@@ -13,7 +13,9 @@
 # 2 and more vCPUs.  RTEDF_ICOUNT=0 selects plain TCG, RTEDF_KVM=1 tries
 # KVM first (it does not boot guests on these machines).
 # DIR receives console.log (ttyS0) and results.log (ttyS1).  Exit status:
-# 0, or 124 when the hard timeout killed QEMU.
+# 0, or 124 when the hard timeout killed QEMU.  RTEDF_SMT=1 makes the
+# vCPUs SMT siblings of one core (-smp N,sockets=1,cores=1,threads=N), as
+# core scheduling needs.
 . "$(dirname "$0")/lib.sh"
 
 img=$BUILD/bzImage smp=1 mode=check tests= timeout=900 outdir=
@@ -48,7 +50,9 @@ if [ "${RTEDF_KVM:-0}" = 1 ] && [ -w /dev/kvm ]; then
 elif [ "${RTEDF_ICOUNT:-1}" = 1 ]; then
 	accel+=(-icount shift=0,sleep=off)
 fi
-qemu=(qemu-system-x86_64 "${accel[@]}" -m 512M -smp "$smp" -no-reboot
+smpopt=$smp
+[ "${RTEDF_SMT:-0}" = 1 ] && smpopt="$smp,sockets=1,cores=1,threads=$smp"
+qemu=(qemu-system-x86_64 "${accel[@]}" -m 512M -smp "$smpopt" -no-reboot
       -net none -kernel "$img" -initrd "$initrd" -append "$append")
 
 if [ "$mode" = shell ]; then

@@ -150,6 +150,13 @@ int cg_remove(const char *group)
 	return rmdir(cg_path(group, "")) ? -errno : 0;
 }
 
+long long cg_ino(const char *group)
+{
+	struct stat st;
+
+	return stat(cg_path(group, ""), &st) ? -1 : (long long)st.st_ino;
+}
+
 int cg_attach(const char *group, pid_t pid)
 {
 	return cg_write_ll(group, "tasks", pid);
@@ -427,6 +434,16 @@ int tracefs_write(const char *file, const char *val)
 
 	snprintf(path, sizeof(path), TRACEFS "/%s", file);
 	return write_file(path, val);
+}
+
+long long trace_field(const char *s, const char *key)
+{
+	char pat[32];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(s, pat);
+	return p ? strtoll(p + strlen(pat), NULL, 10) : -1;
 }
 
 int sched_feature(const char *feat)

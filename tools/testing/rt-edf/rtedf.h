@@ -43,6 +43,8 @@ int cg_group(const char *group, long long period_us, long long runtime_us);
 /* Removes a group (it must hold no task).  Returns 0 or -errno. */
 int cg_remove(const char *group);
 int cg_attach(const char *group, pid_t pid);
+/* The group directory's inode number: its cgroup id, or -1. */
+long long cg_ino(const char *group);
 /* True when pid is in group (as /proc/<pid>/cgroup says). */
 bool cg_contains(const char *group, pid_t pid);
 
@@ -128,6 +130,8 @@ int write_file(const char *path, const char *val);
 #define TRACEFS "/sys/kernel/tracing"
 /* Writes val to the tracefs file; returns 0 or -errno. */
 int tracefs_write(const char *file, const char *val);
+/* The number after " key=" in a trace line, or -1. */
+long long trace_field(const char *s, const char *key);
 /* Sets a scheduler feature ("HRTICK_RT", "NO_HRTICK_RT"); 0 or -errno. */
 int sched_feature(const char *feat);
 

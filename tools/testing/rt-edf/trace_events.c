@@ -39,7 +39,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -73,16 +72,6 @@ struct event {
 	long long overrun, hrtick_expires, hrtick_fired, pid, server;
 };
 
-static long long field(const char *s, const char *key)
-{
-	char pat[32];
-	const char *p;
-
-	snprintf(pat, sizeof(pat), " %s=", key);
-	p = strstr(s, pat);
-	return p ? strtoll(p + strlen(pat), NULL, 10) : -1;
-}
-
 static bool parse(const char *line, struct event *e)
 {
 	const char *p = strstr(line, ": sched_rt_");
@@ -103,27 +92,20 @@ static bool parse(const char *line, struct event *e)
 	memset(e, 0, sizeof(*e));
 	e->type = i;
 	e->kept = strstr(p, " kept ") != NULL;
-	e->cpu = field(p, "cpu");
-	e->cgid = field(p, "cgroup_id");
-	e->budget = field(p, "budget");
-	e->deadline = field(p, "deadline");
-	e->now = field(p, "now");
-	e->runtime = field(p, "runtime");
-	e->period = field(p, "period");
-	e->debt = field(p, "debt");
-	e->overrun = field(p, "overrun");
-	e->hrtick_expires = field(p, "hrtick_expires");
-	e->hrtick_fired = field(p, "hrtick_fired");
-	e->pid = field(p, "pid");
-	e->server = field(p, "server_cgroup_id");
+	e->cpu = trace_field(p, "cpu");
+	e->cgid = trace_field(p, "cgroup_id");
+	e->budget = trace_field(p, "budget");
+	e->deadline = trace_field(p, "deadline");
+	e->now = trace_field(p, "now");
+	e->runtime = trace_field(p, "runtime");
+	e->period = trace_field(p, "period");
+	e->debt = trace_field(p, "debt");
+	e->overrun = trace_field(p, "overrun");
+	e->hrtick_expires = trace_field(p, "hrtick_expires");
+	e->hrtick_fired = trace_field(p, "hrtick_fired");
+	e->pid = trace_field(p, "pid");
+	e->server = trace_field(p, "server_cgroup_id");
 	return true;
-}
-
-static long long cgroup_ino(const char *group)
-{
-	struct stat st;
-
-	return stat(cg_path(group, ""), &st) ? -1 : (long long)st.st_ino;
 }
 
 /* Runs 1 ms, sleeps 1 ms, runs 1 ms, sleeps 20 ms, five times. */
@@ -204,8 +186,8 @@ int main(void)
 	ksft_set_plan(6);
 	if (cg_group(GA, P_NS / 1000, Q_NS / 1000) || cg_group(GB, P_NS / 1000, Q_NS / 1000))
 		die("setting up the groups");
-	ino_a = cgroup_ino(GA);
-	ino_b = cgroup_ino(GB);
+	ino_a = cg_ino(GA);
+	ino_b = cg_ino(GB);
 
 	if (tracefs_write("tracing_on", "0") || tracefs_write("buffer_size_kb", "8192") ||
 	    tracefs_write("trace", ""))
