@@ -44,12 +44,19 @@ append+=" rcutree.kthread_prio=99"
 [ -n "$tests" ] && append+=" rtedf.tests=${tests// /,}"
 [ -n "${RTEDF_APPEND:-}" ] && append+=" $RTEDF_APPEND"
 
+# The guest learns which clock it runs on (rtedf.clock=, RTEDF_CLOCK in
+# the tests): under icount on several vCPUs the tests leave outcomes in
+# time to the schedule checker (outcomes_judged() in rtedf.c).
 accel=(-accel tcg)
+clock=tcg
 if [ "${RTEDF_KVM:-0}" = 1 ] && [ -w /dev/kvm ]; then
 	accel=(-accel kvm -accel tcg)
+	clock=kvm
 elif [ "${RTEDF_ICOUNT:-1}" = 1 ]; then
 	accel+=(-icount shift=0,sleep=off)
+	clock=icount
 fi
+append+=" rtedf.clock=$clock"
 smpopt=$smp
 [ "${RTEDF_SMT:-0}" = 1 ] && smpopt="$smp,sockets=1,cores=1,threads=$smp"
 qemu=(qemu-system-x86_64 "${accel[@]}" -m 512M -smp "$smpopt" -no-reboot

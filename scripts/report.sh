@@ -4,7 +4,9 @@
 #   report.sh DIR LABEL [XFAIL-LIST]
 #
 # Reads DIR/results.log (the TAP of every test program, framed by
-# '# rtedf: begin/end' lines) and DIR/console.log (the kernel console).
+# '# rtedf: begin/end' lines, and the traces they saved, which
+# schedcheck.py judges as programs NAME/schedcheck) and DIR/console.log
+# (the kernel console).
 # Prints one line per test point, 'PASS', 'FAIL', 'SKIP', or on a run with
 # an expected-failure list 'XFAIL' (failed as listed: counts as passed) and
 # 'XPASS' (passed although listed: counts as failed).  A listed point that
@@ -20,10 +22,18 @@ dir=${1:?dir} label=${2:?label} xfail=${3:-/dev/null}
 # lockups, hung tasks, RCU stalls, UBSAN, panics.
 SPLAT='WARNING:|BUG:|Oops|general protection fault|Kernel panic|INFO: (possible|inconsistent|lockdep|task .* blocked|rcu)|lockdep|soft lockup|hard LOCKUP|blocked for more than|rcu_.* detected stall|UBSAN:|Call Trace:'
 
+# The schedules the tests traced are judged by the checker, each as a
+# program NAME/schedcheck of its own (tools/testing/rt-edf/schedcheck.py).
+# SCHEDCHECK=0 (runs on the host's clock, where timers come late by the
+# host's stalls): the traces are kept but not judged.
+if [ -f "$dir/results.log" ]; then
+	python3 "$TESTDIR/schedcheck.py" $([ "${SCHEDCHECK:-1}" = 0 ] && echo --no-verdict) \
+		--results "$dir/results.log" "$dir/traces" >"$dir/results-checked.log"
+fi
 {
 	grep -aE "$SPLAT" "$dir/console.log" 2>/dev/null | head -20 | sed 's/^/SPLAT /' || true
 	echo "RESULTS"
-	cat "$dir/results.log" 2>/dev/null || true
+	cat "$dir/results-checked.log" 2>/dev/null || true
 } | tr -d '\r' | awk -v label="$label" -v xfile="$xfail" '
 BEGIN {
 	while ((getline l < xfile) > 0) {

@@ -42,6 +42,8 @@ int main(void)
 
 	if (cg_group(G, P_US, Q_US))
 		die("setting up group " G);
+	if (sched_trace_start())
+		ksft_print_msg("no tracing: the schedule is not checked\n");
 	pid = spawn_busy(G, SCHED_FIFO, 50, -1);
 	if (pid < 0)
 		ksft_exit_fail_msg("cannot start the busy task\n");
@@ -52,6 +54,7 @@ int main(void)
 	sleep_ns(5 * PERIOD);
 	measure_permille(&pid, 1, WINDOW, &pinned);
 	stop_child(pid);
+	sched_trace_save("migrate");
 	cg_remove(G);
 
 	ksft_print_msg("%d CPU(s): unpinned %.1f per mille (ideal %.0f), pinned to CPU 0 %.1f\n",

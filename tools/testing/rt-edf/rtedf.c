@@ -4,12 +4,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -157,9 +159,55 @@ long long cg_ino(const char *group)
 	return stat(cg_path(group, ""), &st) ? -1 : (long long)st.st_ino;
 }
 
+/*
+ * A line in the trace, for tools/testing/rt-edf/schedcheck.py: which
+ * group and which CPUs a task has.  Dropped while tracing is off.
+ */
+static void trace_mark(const char *fmt, ...)
+{
+	static int fd = -2;
+	char buf[256];
+	va_list ap;
+	int n;
+
+	if (fd == -2)
+		fd = open(TRACEFS "/trace_marker", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0 && write(fd, buf, n) < 0)
+		return;
+}
+
+static void trace_mark_affinity(pid_t pid)
+{
+	char list[128] = "";
+	cpu_set_t set;
+	size_t len = 0;
+
+	if (!pid)
+		pid = (pid_t)syscall(SYS_gettid);
+	if (sched_getaffinity(pid, sizeof(set), &set))
+		return;
+	for (int cpu = 0; cpu < CPU_SETSIZE && len + 8 < sizeof(list); cpu++)
+		if (CPU_ISSET(cpu, &set))
+			len += snprintf(list + len, sizeof(list) - len, "%s%d", len ? "," : "", cpu);
+	trace_mark("rtedf_affinity pid=%d cpus=%s\n", pid, list);
+}
+
 int cg_attach(const char *group, pid_t pid)
 {
-	return cg_write_ll(group, "tasks", pid);
+	int err = cg_write_ll(group, "tasks", pid);
+
+	if (!err) {
+		pid_t tid = pid ? pid : (pid_t)syscall(SYS_gettid);
+
+		trace_mark("rtedf_attach pid=%d cgroup_id=%lld\n", tid, cg_ino(group));
+		trace_mark_affinity(tid);
+	}
+	return err;
 }
 
 bool cg_contains(const char *group, pid_t pid)
@@ -199,7 +247,10 @@ int pin_cpu(pid_t pid, int cpu)
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
+	if (sched_setaffinity(pid, sizeof(set), &set))
+		return -errno;
+	trace_mark_affinity(pid);
+	return 0;
 }
 
 /* Lets the calling thread run on every CPU again. */
@@ -211,6 +262,7 @@ static void unpin_self(void)
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		CPU_SET(cpu, &all);
 	sched_setaffinity(0, sizeof(all), &all);
+	trace_mark_affinity(0);
 }
 
 int nr_cpus(void)
@@ -446,6 +498,81 @@ long long trace_field(const char *s, const char *key)
 	return p ? strtoll(p + strlen(pat), NULL, 10) : -1;
 }
 
+static const char *const sched_trace_events[] = {
+	"sched/sched_switch", "sched/sched_wakeup", "sched/sched_wakeup_new",
+	"sched/sched_migrate_task", "sched/sched_rt_server_enqueue",
+	"sched/sched_rt_server_dequeue", "sched/sched_rt_server_start",
+	"sched/sched_rt_throttle", "sched/sched_rt_replenish",
+	"sched/sched_rt_boost_begin", "sched/sched_rt_boost_end",
+};
+
+static void sched_trace_enable(const char *val)
+{
+	char path[128];
+
+	for (unsigned int i = 0; i < sizeof(sched_trace_events) / sizeof(sched_trace_events[0]); i++) {
+		snprintf(path, sizeof(path), "events/%s/enable", sched_trace_events[i]);
+		tracefs_write(path, val);	/* stock has no sched_rt_* */
+	}
+}
+
+int sched_trace_start(void)
+{
+	int err;
+
+	err = tracefs_write("tracing_on", "0");
+	if (!err)
+		err = tracefs_write("trace_clock", "global");
+	if (!err)
+		err = tracefs_write("buffer_size_kb", "16384");
+	if (!err)
+		err = tracefs_write("trace", "");
+	if (err)
+		return err;
+	sched_trace_enable("1");
+	return tracefs_write("tracing_on", "1");
+}
+
+int sched_trace_save(const char *name)
+{
+	char path[128], buf[65536];
+	int in, out, err = 0;
+	ssize_t n;
+
+	tracefs_write("tracing_on", "0");
+	sched_trace_enable("0");
+	mkdir(SCHED_TRACE_DIR, 0755);
+	snprintf(path, sizeof(path), SCHED_TRACE_DIR "/%s.txt", name);
+	in = open(TRACEFS "/trace", O_RDONLY);
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (in < 0 || out < 0)
+		err = -errno;
+	while (!err && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			err = -EIO;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	tracefs_write("trace", "");
+	tracefs_write("buffer_size_kb", "1408");
+	return err;
+}
+
+bool outcomes_judged(void)
+{
+	const char *clock = getenv("RTEDF_CLOCK");
+
+	return !(clock && !strcmp(clock, "icount") && nr_cpus() > 1);
+}
+
+bool on_host_clock(void)
+{
+	const char *clock = getenv("RTEDF_CLOCK");
+
+	return clock && !strcmp(clock, "tcg");
+}
+
 int sched_feature(const char *feat)
 {
 	return write_file("/sys/kernel/debug/sched/features", feat);
@@ -507,7 +634,8 @@ bool periodic_met(const struct periodic_stats *st, uint64_t slack_ns)
 	return !st->misses || st->max_late_past_wake_ns <= -(int64_t)slack_ns;
 }
 
-static pid_t __spawn_periodic(const char *group, int prio, int cpu, bool unpin,
+/* unpin: 0 never, 1 once woken at the first release, 2 before sleeping. */
+static pid_t __spawn_periodic(const char *group, int prio, int cpu, int unpin,
 			      uint64_t wcet_ns, uint64_t period_ns,
 			      uint64_t release_ns, uint64_t duration_ns,
 			      struct periodic_stats **statsp)
@@ -530,13 +658,17 @@ static pid_t __spawn_periodic(const char *group, int prio, int cpu, bool unpin,
 			_exit(2);
 		if (!release)
 			release = now_ns() + 10 * NSEC_PER_MSEC;
+		if (unpin == 2) {
+			unpin_self();
+			unpin = 0;
+		}
 		end = release + duration_ns;
 		st->max_late_past_wake_ns = INT64_MIN;
 		for (; release < end; release += period_ns) {
 			lat = sleep_until_queued(fd, release);
 			if (unpin) {
 				unpin_self();
-				unpin = false;
+				unpin = 0;
 			}
 			burn_cpu(wcet_ns);
 			late = (int64_t)(now_ns() - (release + period_ns));
@@ -572,7 +704,7 @@ pid_t spawn_periodic_at(const char *group, int prio, int cpu, uint64_t wcet_ns,
 			uint64_t period_ns, uint64_t release_ns,
 			uint64_t duration_ns, struct periodic_stats **statsp)
 {
-	return __spawn_periodic(group, prio, cpu, false, wcet_ns, period_ns,
+	return __spawn_periodic(group, prio, cpu, 0, wcet_ns, period_ns,
 				release_ns, duration_ns, statsp);
 }
 
@@ -581,7 +713,16 @@ pid_t spawn_periodic_from(const char *group, int prio, int home_cpu,
 			  uint64_t release_ns, uint64_t duration_ns,
 			  struct periodic_stats **statsp)
 {
-	return __spawn_periodic(group, prio, home_cpu, true, wcet_ns, period_ns,
+	return __spawn_periodic(group, prio, home_cpu, 1, wcet_ns, period_ns,
+				release_ns, duration_ns, statsp);
+}
+
+pid_t spawn_periodic_near(const char *group, int prio, int cpu,
+			  uint64_t wcet_ns, uint64_t period_ns,
+			  uint64_t release_ns, uint64_t duration_ns,
+			  struct periodic_stats **statsp)
+{
+	return __spawn_periodic(group, prio, cpu, 2, wcet_ns, period_ns,
 				release_ns, duration_ns, statsp);
 }
 

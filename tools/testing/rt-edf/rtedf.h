@@ -132,6 +132,29 @@ int write_file(const char *path, const char *val);
 int tracefs_write(const char *file, const char *val);
 /* The number after " key=" in a trace line, or -1. */
 long long trace_field(const char *s, const char *key);
+/*
+ * The schedule of a test, for the host's checker (schedcheck.py): starts
+ * tracing the switches, wakeups, migrations and sched_rt_* events with
+ * the global clock, then stops and saves the trace as
+ * SCHED_TRACE_DIR/name.txt, which /init sends to the host after the test.
+ * Groups and CPUs of the test's tasks are marked in the trace by
+ * cg_attach() and pin_cpu().
+ */
+#define SCHED_TRACE_DIR "/tmp/rtedf-trace"
+int sched_trace_start(void);
+int sched_trace_save(const char *name);
+/*
+ * Are outcomes in time (deadlines met, shares) judged on this run?  Not
+ * under QEMU's icount on several vCPUs, where one host thread runs the
+ * vCPUs in turn and a busy vCPU stands still, its clock going on, for
+ * milliseconds while the others run (vcpu_stall): there the trace of the
+ * schedule is the verdict (sched_trace_save(), schedcheck.py), and the
+ * outcome points skip.  On one vCPU, on plain TCG (on_host_clock()) and
+ * on real CPUs they are judged.
+ */
+bool outcomes_judged(void);
+/* Plain TCG: the vCPUs run in parallel on the host's clock (run tcg2). */
+bool on_host_clock(void);
 /* Sets a scheduler feature ("HRTICK_RT", "NO_HRTICK_RT"); 0 or -errno. */
 int sched_feature(const char *feat);
 
@@ -165,6 +188,14 @@ pid_t spawn_periodic_at(const char *group, int prio, int cpu, uint64_t wcet_ns,
 			uint64_t duration_ns, struct periodic_stats **stats);
 /* The same, unpinned from its first release on; until then on home_cpu. */
 pid_t spawn_periodic_from(const char *group, int prio, int home_cpu,
+			  uint64_t wcet_ns, uint64_t period_ns,
+			  uint64_t release_ns, uint64_t duration_ns,
+			  struct periodic_stats **stats);
+/*
+ * The same, but it leaves cpu unpinned before it first sleeps: its first
+ * release wakes it on cpu, from where the scheduler may place it anywhere.
+ */
+pid_t spawn_periodic_near(const char *group, int prio, int cpu,
 			  uint64_t wcet_ns, uint64_t period_ns,
 			  uint64_t release_ns, uint64_t duration_ns,
 			  struct periodic_stats **stats);

@@ -23,12 +23,14 @@
  *     budget * period / runtime <= deadline - now (integer division);
  *  4. each replenishment of A or B leaves a budget of at most 2 ms and a
  *     deadline after "now", and a debt >= 0;
- *  5. each throttle's overrun is at most the hrtick's lateness
- *     (hrtick_fired - hrtick_expires, 0 if the tick or a switch stopped
- *     the server) + 50 us: the hrtick is programmed for the end of the
- *     budget, so what goes past it is the interrupt's lateness and the
- *     few microseconds from the interrupt to the charge (tests precision
- *     and hrtick bound those by 50 us);
+ *  5. each throttle's overrun is at most the lateness of what stopped
+ *     the server + 50 us: the hrtick's (hrtick_fired - hrtick_expires),
+ *     or else the tick's (the time charged with the throttle, "ran",
+ *     beyond a tick: the hrtick is armed only for a budget that ends
+ *     before the next tick).  The hrtick is programmed for the end of
+ *     the budget, so what goes past it is the interrupt's lateness and
+ *     the few microseconds from the interrupt to the charge (tests
+ *     precision and hrtick bound those by 50 us);
  *  6. per server, enqueue and dequeue alternate.
  *
  * A new feature: fails on stock and on the series before the events
@@ -69,7 +71,7 @@ struct event {
 	unsigned int type;
 	bool kept;
 	long long cpu, cgid, budget, deadline, now, runtime, period, debt;
-	long long overrun, hrtick_expires, hrtick_fired, pid, server;
+	long long overrun, ran, hrtick_expires, hrtick_fired, pid, server;
 };
 
 static bool parse(const char *line, struct event *e)
@@ -101,6 +103,7 @@ static bool parse(const char *line, struct event *e)
 	e->period = trace_field(p, "period");
 	e->debt = trace_field(p, "debt");
 	e->overrun = trace_field(p, "overrun");
+	e->ran = trace_field(p, "ran");
 	e->hrtick_expires = trace_field(p, "hrtick_expires");
 	e->hrtick_fired = trace_field(p, "hrtick_fired");
 	e->pid = trace_field(p, "pid");
@@ -245,7 +248,9 @@ int main(void)
 			break;
 		}
 		case 3: {		/* throttle */
-			long long late = e.hrtick_fired ? e.hrtick_fired - e.hrtick_expires : 0;
+			/* The hrtick's lateness, or the tick's (see schedcheck.py). */
+			long long late = e.hrtick_fired ? e.hrtick_fired - e.hrtick_expires :
+					 e.ran - (long long)NSEC_PER_MSEC;
 			long long excess = e.overrun - (late > 0 ? late : 0);
 
 			if (e.cgid != ino_a && e.cgid != ino_b)

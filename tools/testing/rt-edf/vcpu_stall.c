@@ -86,8 +86,14 @@ int main(void)
 		if (st[i].max_ns > worst)
 			worst = st[i].max_ns;
 	}
-	ksft_test_result(worst < STALL_US * NSEC_PER_USEC,
-			 "no busy CPU stands still for %d us while its clock runs\n",
-			 STALL_US);
+	/* What it measures is what makes the outcomes unjudgeable there. */
+	if (!outcomes_judged()) {
+		ksft_print_msg("under icount on several vCPUs they take turns: not judged\n");
+		ksft_test_result_skip("no busy CPU stands still for %d us while its clock runs\n",
+				      STALL_US);
+	} else
+		ksft_test_result(worst < STALL_US * NSEC_PER_USEC,
+				 "no busy CPU stands still for %d us while its clock runs\n",
+				 STALL_US);
 	ksft_finished();
 }
