@@ -79,8 +79,8 @@ LINE = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+(?:\(\s*[-\d]+\)\s+)?"
                   r"\[(?P<cpu>\d+)\]\s+(?:(?P<flags>[^\s\d]\S*)\s+)?(?P<ts>\d+\.\d+):\s+"
                   r"(?P<event>\w+):\s*(?P<rest>.*)$")
 KV = re.compile(r"(\w+)=(\S+)")
-SWITCH = re.compile(r"prev_pid=(\d+) prev_prio=(\d+) prev_state=(\S+) ==> "
-                    r"next_comm=.* next_pid=(\d+) next_prio=(\d+)")
+SWITCH = re.compile(r"prev_pid=(\d+) prev_prio=(-?\d+) prev_state=(\S+) ==> "
+                    r"next_comm=(.*) next_pid=(\d+) next_prio=(-?\d+)")
 
 
 def ns(ts):
@@ -266,7 +266,11 @@ class Checker:
         # Evidence that the CPU ran on: not a server's own bookkeeping in
         # the code path that raised the condition (a throttle's dequeue),
         # where a stopped vCPU may sit between two events.
-        evidence = not ev.startswith("sched_rt_server_") and ev != "sched_rt_throttle"
+        # And in task context: an interrupt handler has not passed the
+        # scheduling point at its end yet.
+        fl = m["flags"] or ""
+        evidence = (not ev.startswith("sched_rt_server_") and ev != "sched_rt_throttle"
+                    and (len(fl) < 3 or fl[2] == "."))
         kv = dict(KV.findall(rest))
         num = lambda k: int(kv[k]) if k in kv else None
         touched = cpu
@@ -287,8 +291,12 @@ class Checker:
             sm = SWITCH.search(rest)
             if not sm:
                 return
-            prev, _, state, nxt, nprio = sm.groups()
+            prev, _, state, ncomm, nxt, nprio = sm.groups()
             prev, nxt, nprio = int(prev), int(nxt), int(nprio)
+            # The stoppers (migration/N) show as FIFO 99 and DEADLINE
+            # tasks as -1: neither runs on an RT server.
+            if ncomm.startswith("migration/") or nprio < 0:
+                nprio = 100
             self.charge(cpu, t)
             if state.startswith("R"):
                 self.runnable[prev] = (cpu, int(sm.group(2)))
