@@ -56,44 +56,34 @@ for smp in $smps; do
 	cat "$d/counts" >>"$logs/counts"
 done
 
-# nohz_full: precision on a CPU whose tick stops under a single task
-# (tools/testing/rt-edf/precision.c), with the 2-vCPU runs.
-if [[ " $smps " == *" 2 "* ]] && { [ -z "$tests" ] || [[ " $tests " == *" precision "* ]]; }; then
-	d=$logs/nohz2
+# One test more on 2 vCPUs in another setting, with the 2-vCPU runs:
+#   run2 LABEL TEST [VAR=VALUE...]   (the variables for qemu-run.sh and
+#   report.sh)
+run2() {
+	local label=$1 t=$2 d t0
+	shift 2
+	[[ " $smps " == *" 2 "* ]] || return 0
+	[ -z "$tests" ] || [[ " $tests " == *" $t "* ]] || return 0
+	d=$logs/$label
 	t0=$(date +%s)
-	RTEDF_APPEND="${RTEDF_APPEND:+$RTEDF_APPEND }nohz_full=1" \
-		"$TOP/scripts/qemu-run.sh" -k "$img" -s 2 -t precision \
+	env "$@" "$TOP/scripts/qemu-run.sh" -k "$img" -s 2 -t "$t" \
 		-T "${RTEDF_TIMEOUT:-1500}" -o "$d" || true
-	"$TOP/scripts/report.sh" "$d" nohz2 "$xfail" || status=1
-	msg "nohz2: guest run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
+	env "$@" "$TOP/scripts/report.sh" "$d" "$label" "$xfail" || status=1
+	msg "$label: guest run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
 	cat "$d/counts" >>"$logs/counts"
-fi
+}
 
-# Outcomes in time on the host's clock: plain TCG on 2 vCPUs (in
+# nohz_full: precision on a CPU whose tick stops under a single task
+# (tools/testing/rt-edf/precision.c).
+run2 nohz2 precision RTEDF_APPEND="${RTEDF_APPEND:+$RTEDF_APPEND }nohz_full=1"
+# Outcomes in time on the host's clock: plain TCG (the vCPUs in
 # parallel; host stalls of a few ms) for the tests whose slack is well
 # above that (placement; RTEDF_CLOCK=tcg lets them judge deadlines).
 # Their traces are kept, not judged: timers come late by the host's stalls.
-if [[ " $smps " == *" 2 "* ]] && { [ -z "$tests" ] || [[ " $tests " == *" placement "* ]]; }; then
-	d=$logs/tcg2
-	t0=$(date +%s)
-	RTEDF_ICOUNT=0 "$TOP/scripts/qemu-run.sh" -k "$img" -s 2 -t placement \
-		-T "${RTEDF_TIMEOUT:-1500}" -o "$d" || true
-	SCHEDCHECK=0 "$TOP/scripts/report.sh" "$d" tcg2 "$xfail" || status=1
-	msg "tcg2: guest run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
-	cat "$d/counts" >>"$logs/counts"
-fi
-
+run2 tcg2 placement RTEDF_ICOUNT=0 SCHEDCHECK=0
 # Core scheduling: coresched on 2 vCPUs that are SMT siblings of one core
 # (tools/testing/rt-edf/coresched.c; it skips itself elsewhere).
-if [[ " $smps " == *" 2 "* ]] && { [ -z "$tests" ] || [[ " $tests " == *" coresched "* ]]; }; then
-	d=$logs/smt2
-	t0=$(date +%s)
-	RTEDF_SMT=1 "$TOP/scripts/qemu-run.sh" -k "$img" -s 2 -t coresched \
-		-T "${RTEDF_TIMEOUT:-1500}" -o "$d" || true
-	"$TOP/scripts/report.sh" "$d" smt2 "$xfail" || status=1
-	msg "smt2: guest run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
-	cat "$d/counts" >>"$logs/counts"
-fi
+run2 smt2 coresched RTEDF_SMT=1
 
 if [ "$kernel" = rtedf ] && [ "${TORTURE:-1}" = 1 ] && [ "${QUICK:-0}" != 1 ] &&
 	[ -z "$tests" ]; then

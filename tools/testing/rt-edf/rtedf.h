@@ -155,6 +155,20 @@ int sched_trace_save(const char *name);
 bool outcomes_judged(void);
 /* Plain TCG: the vCPUs run in parallel on the host's clock (run tcg2). */
 bool on_host_clock(void);
+/*
+ * The TAP point name (no newline) for an outcome in time: passed or
+ * failed by ok where outcomes_judged(), skipped (under its own name)
+ * elsewhere.  Inline: the kselftest counters are the test's own.
+ */
+static inline void outcome_result(bool ok, const char *name)
+{
+	if (outcomes_judged()) {
+		ksft_test_result(ok, "%s\n", name);
+		return;
+	}
+	ksft_print_msg("under icount on several vCPUs, schedcheck judges the decisions\n");
+	ksft_test_result_skip("%s\n", name);
+}
 /* Sets a scheduler feature ("HRTICK_RT", "NO_HRTICK_RT"); 0 or -errno. */
 int sched_feature(const char *feat);
 
