@@ -24,9 +24,11 @@ smps=${SMP:-1 2 4}
 tests=${TESTS:-}
 debug=${DEBUG:-0}
 sfx=$([ "$debug" = 1 ] && echo -debug || true)
+# The schedule checker judges servers from the sched_rt_* events, which
+# stock lacks: its traces are kept, not judged.
 case $kernel in
 rtedf) img=$BUILD/bzImage$sfx; xfail=$TESTDIR/known-fail ;;
-stock) img=$BUILD/bzImage-stock$sfx; xfail=$TESTDIR/stock-xfail ;;
+stock) img=$BUILD/bzImage-stock$sfx; xfail=$TESTDIR/stock-xfail; export SCHEDCHECK=0 ;;
 *) die "KERNEL must be rtedf or stock" ;;
 esac
 

@@ -44,8 +44,13 @@ int main(void)
 
 	rtedf_init();
 	ksft_set_plan(3);
-	if (sched_feature("NO_HRTICK_RT"))
-		ksft_exit_skip("no HRTICK_RT feature to turn off\n");
+	if (sched_feature("NO_HRTICK_RT")) {
+		ksft_print_msg("no HRTICK_RT feature to turn off\n");
+		for (i = 0; i < 3; i++)
+			ksft_test_result_skip("HRTICK_RT off, %lld us every %lld us\n",
+					      res[i].q_us, res[i].p_us);
+		ksft_finished();
+	}
 
 	for (i = 0; i < 3; i++) {
 		double want = 1000.0 * res[i].q_us / res[i].p_us, pm;
