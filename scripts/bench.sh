@@ -9,8 +9,14 @@
 # writes build/bench/results.md and SVG plots (scripts/bench-report.py).
 # A benchmark reports: it fails only when a guest does not finish.
 #
+# Then two more boots per kernel with 2 vCPUs: the costs across CPUs
+# under icount (bench.c's smpcost), and random task sets on two CPUs on
+# plain TCG, the vCPUs in parallel on the host's clock (smprandom).
+#
 # Environment: BENCH_ARGS="random,reps=5,..." replaces the guest program's
-# arguments (see the top of bench.c); the default runs everything.
+# arguments on one vCPU (see the top of bench.c); the default runs every
+# one-CPU section.  BENCH_SMPCOST_ARGS and BENCH_SMPRANDOM_ARGS do the same
+# for the two-vCPU boots; BENCH_SMP=0 skips them.
 . "$(dirname "$0")/lib.sh"
 
 start=$(date +%s)
@@ -40,6 +46,32 @@ for k in rtedf stock; do
 	msg "$k: $t s"
 done
 
+# Two vCPUs: run LABEL ARGS [env...] for both kernels.
+smp_run() {
+	local label=$1 args=$2 k img t0 t
+	shift 2
+	for k in rtedf stock; do
+		img=$BUILD/bzImage$([ $k = stock ] && echo -stock || true)
+		t0=$(date +%s)
+		msg "$k: two vCPUs, $args (guest log: ${out#"$TOP"/}/$k-$label/)"
+		env "$@" RTEDF_APPEND="rtedf.args=$args" "$TOP/scripts/qemu-run.sh" -k "$img" -s 2 \
+			-m bench -T "${RTEDF_TIMEOUT:-3000}" -o "$out/$k-$label" || status=1
+		grep -aq '^# rtedf: end bench rc=0' "$out/$k-$label/results.log" 2>/dev/null || {
+			msg "WARNING: the $k guest ($label) did not finish; see ${out#"$TOP"/}/$k-$label/console.log"
+			status=1
+		}
+		t=$(($(date +%s) - t0))
+		detail+="${detail:+, }$k $label $((t / 60)) min $((t % 60)) s"
+	done
+}
+qemu_smp2= qemu_tcg2=
+if [ "${BENCH_SMP:-1}" != 0 ]; then
+	smp_run smp2 "${BENCH_SMPCOST_ARGS:-smpcost,reps=3}"
+	smp_run tcg2 "${BENCH_SMPRANDOM_ARGS:-smprandom,reps=2,sets=20,setms=1500}" RTEDF_ICOUNT=0
+	qemu_smp2="$(grep -m1 -o -- '-accel [^ ]*\( -icount [^ ]*\)\?' "$out/rtedf-smp2/qemu.cmd") -smp 2 -m 512M"
+	qemu_tcg2="$(grep -m1 -o -- '-accel [^ ]*\( -icount [^ ]*\)\?' "$out/rtedf-tcg2/qemu.cmd") -smp 2 -m 512M"
+fi
+
 wall=$(($(date +%s) - start))
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 machine="$(nproc) cores, ${cpu:-unknown CPU}, Debian $(cat /etc/debian_version 2>/dev/null || echo '?'), $(qemu-system-x86_64 --version | sed -n 1p)"
@@ -47,6 +79,7 @@ qemu=$(grep -m1 -o -- '-accel [^ ]*\( -icount [^ ]*\)\?' "$out/rtedf/qemu.cmd")
 qemu+=" -smp 1 -m 512M"
 python3 "$TOP/scripts/bench-report.py" "$out" "$out/rtedf/results.log" "$out/stock/results.log" \
 	"date=$(date -u '+%Y-%m-%d %H:%M UTC')" "machine=$machine" "qemu=$qemu" \
+	"qemu_smp2=$qemu_smp2" "qemu_tcg2=$qemu_tcg2" \
 	"wall=$((wall / 60)) min $((wall % 60)) s" "wall_detail=builds and initramfs included; $detail" ||
 	die "could not write the report"
 msg "report: ${out#"$TOP"/}/results.md (plots: ${out#"$TOP"/}/*.svg)"

@@ -56,6 +56,10 @@ elif [ "${RTEDF_ICOUNT:-1}" = 1 ]; then
 	accel+=(-icount shift=0,sleep=off)
 	clock=icount
 fi
+# Plain TCG with more vCPUs than host CPUs: the vCPU threads take turns on
+# the host's CPUs, and a vCPU stands still while its thread waits for one:
+# outcomes in time are not judged there either.
+[ "$clock" = tcg ] && [ "$smp" -gt "$(nproc)" ] && clock=tcg-shared
 append+=" rtedf.clock=$clock"
 smpopt=$smp
 [ "${RTEDF_SMT:-0}" = 1 ] && smpopt="$smp,sockets=1,cores=1,threads=$smp"

@@ -30,13 +30,18 @@
  *              reservations (40% and 30%) run busy loops, one above and
  *              one below cyclictest's priority ("hi"), or both below
  *              ("lo")
+ *   smpcost    two CPUs, not in "all": round trips across CPUs with 0, 1,
+ *              16 and 64 groups, pinned, unpinned, and with a push or
+ *              pull per wakeup (see bench_smpcost())
+ *   smprandom  two CPUs, not in "all": random task sets, partitioned and
+ *              global inside groups (see bench_smpcost())
  *
  * Each measurement runs reps times (3 by default).  The program prints
  * raw results as lines "@<section> key=value ..." on stdout; the host
  * (scripts/bench-report.py) takes the medians and writes the report.  A
  * benchmark reports what it measures: nothing here fails on a timing.
  *
- * Everything runs on CPU 0.  The root group's own RT tasks keep 1% (10 ms
+ * The one-CPU sections run everything on CPU 0.  The root group's own RT tasks keep 1% (10 ms
  * every second) on rt-edf, so that groups may take 94% of the CPU: the
  * admission bound, printed as bound=.  The stock kernel admits 95%; the
  * same task sets run on both.
@@ -388,7 +393,17 @@ static void uunifast(uint64_t *rs, int n, double u, double *out)
 	out[n - 1] = sum;
 }
 
+static void make_set_periods(uint64_t *rs, double lo, double hi, double pmin,
+			     double pmax, struct tset *s);
+
 static void make_set(uint64_t *rs, double lo, double hi, struct tset *s)
+{
+	make_set_periods(rs, lo, hi, 5000, 40000, s);
+}
+
+/* A task set with periods log-uniform in pmin..pmax us. */
+static void make_set_periods(uint64_t *rs, double lo, double hi, double pmin,
+			     double pmax, struct tset *s)
 {
 	int i, j, tries;
 
@@ -400,7 +415,7 @@ static void make_set(uint64_t *rs, double lo, double hi, struct tset *s)
 		s->n = 3 + rnd_next(rs) % 4;
 		uunifast(rs, s->n, target, u);
 		for (i = 0; i < s->n; i++) {
-			double p = exp(log(5000) + (log(40000) - log(5000)) * rnd_unit(rs));
+			double p = exp(log(pmin) + (log(pmax) - log(pmin)) * rnd_unit(rs));
 
 			s->p[i] = (long long)(p / 100 + 0.5) * 100;
 			s->q[i] = (long long)(u[i] * s->p[i]);	/* rounded down */
@@ -635,9 +650,19 @@ static void pp_side(int rd, int wr, bool leader, struct pp_shared *sh, int nreps
 	_exit(0);
 }
 
-/* Forks the two sides, in groups ga and gb at SCHED_FIFO 50. */
+static int pp_spawn_on(const char *ga, const char *gb, int cpua, int cpub,
+		       struct pp_shared *sh, pid_t *pa, pid_t *pb, int nreps);
+
+/* Forks the two sides, in groups ga and gb at SCHED_FIFO 50, on CPU 0. */
 static int pp_spawn(const char *ga, const char *gb, struct pp_shared *sh,
 		    pid_t *pa, pid_t *pb, int nreps)
+{
+	return pp_spawn_on(ga, gb, 0, 0, sh, pa, pb, nreps);
+}
+
+/* The same, a on cpua and b on cpub (-1: any CPU). */
+static int pp_spawn_on(const char *ga, const char *gb, int cpua, int cpub,
+		       struct pp_shared *sh, pid_t *pa, pid_t *pb, int nreps)
 {
 	int ab[2], ba[2];
 
@@ -646,14 +671,14 @@ static int pp_spawn(const char *ga, const char *gb, struct pp_shared *sh,
 	fflush(NULL);
 	*pb = fork();
 	if (*pb == 0) {
-		if (cg_attach(gb, getpid()) || pin_cpu(0, 0) ||
+		if (cg_attach(gb, getpid()) || (cpub >= 0 && pin_cpu(0, cpub)) ||
 		    set_sched(0, SCHED_FIFO, 50))
 			_exit(2);
 		pp_side(ab[0], ba[1], false, sh, nreps);
 	}
 	*pa = fork();
 	if (*pa == 0) {
-		if (cg_attach(ga, getpid()) || pin_cpu(0, 0) ||
+		if (cg_attach(ga, getpid()) || (cpua >= 0 && pin_cpu(0, cpua)) ||
 		    set_sched(0, SCHED_FIFO, 50))
 			_exit(2);
 		pp_side(ba[0], ab[1], true, sh, nreps);
@@ -914,6 +939,269 @@ static void bench_latency(void)
 	section_time("latency", start);
 }
 
+/*
+ * Two CPUs.  scripts/bench.sh boots 2 vCPUs for these sections, which
+ * "all" leaves out.
+ *
+ * smpcost (under icount: guest time, deterministic): round trips between
+ * two SCHED_FIFO 50 tasks, as in pingpong, with n groups:
+ *   n = 0    no group configured: the root's tasks, the root's own RT
+ *            runtime at its default (950 ms every second)
+ *   n = 1    the pair's group xp (600 ms / 1 s) alone
+ *   n = 16, 64  xp and n - 1 other groups (100 ms every 40 s each), each
+ *            with a SCHED_FIFO 1 task on each CPU that sleeps.  Not busy:
+ *            under icount a busy vCPU holds back the other's wakeups by
+ *            the emulator's round-robin slice (milliseconds), so queued
+ *            servers cannot be measured on two vCPUs; their cost is the
+ *            decision section's, on one.
+ * Variants:
+ *   pinned   a on CPU 0, b on CPU 1: every wakeup crosses CPUs, with no
+ *            choice of CPU
+ *   unpinned both may run on both CPUs: every wakeup chooses its CPU
+ *            (select_task_rq_rt())
+ *   push     a on CPU 0, b on CPU 1, and a SCHED_FIFO 10 task of the
+ *            pair's group, on either CPU, that runs 200 us and sleeps
+ *            200 us in turn: a wakeup that finds it running preempts it,
+ *            and it moves to the other CPU (pushed, or pulled by the CPU
+ *            that goes idle); its migrations per round trip are counted.
+ *            n = 0 and 1 only (xp reserves 800 ms / 1 s there).
+ *
+ * smprandom (on the host's clock: plain TCG, the vCPUs in parallel): the
+ * random task sets of "random", with periods of 20 to 100 ms (slack well
+ * above the emulator's stalls of a few milliseconds), on both CPUs:
+ *   partitioned  every group gets one task on each CPU, each pinned,
+ *            each needing 80% of the group's Q every P (the rest is a
+ *            margin for the host's stalls, which the guest charges to the
+ *            task that runs)
+ *   global   every group gets three tasks that may run on both CPUs, at
+ *            three priorities, each needing 40% of the group's Q every P
+ *            (1.2 Q of the 2 Q the group has on the two CPUs)
+ */
+#define XP_RTT_GROUP	"xp"
+#define XBG_MAX		64
+
+static long nr_migrations(pid_t pid)
+{
+	char path[64], line[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "se.nr_migrations : %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+static void xbg_name(char *buf, size_t len, int i)
+{
+	snprintf(buf, len, "xbg%d", i);
+}
+
+/* Round trips of one variant with n groups. */
+static void smp_pp(const char *variant, int n)
+{
+	struct pp_shared *sh = shared_alloc(sizeof(*sh));
+	int *go = shared_alloc(2 * sizeof(int)), *ready = go + 1;
+	pid_t bg[2 * XBG_MAX], loop = -1, pa, pb;
+	const char *g = n ? XP_RTT_GROUP : "";
+	bool push = !strcmp(variant, "push");
+	bool unpinned = !strcmp(variant, "unpinned");
+	int i, cpu, nbg = 0;
+	long m0 = 0, m1;
+	char name[32], extra[64];
+
+	if (!n) {
+		root_own_runtime(950000);
+	} else if (cg_group(g, 1000000, push ? 800000 : 600000)) {
+		printf("# cannot reserve %s\n", g);
+		goto out;
+	}
+	*go = 0;
+	*ready = 0;
+	for (i = 0; i + 1 < n; i++) {
+		xbg_name(name, sizeof(name), i);
+		if (cg_group(name, 40000000, 100000)) {
+			printf("# cannot reserve %s\n", name);
+			goto out;
+		}
+		for (cpu = 0; cpu < 2; cpu++) {
+			fflush(NULL);
+			bg[nbg] = fork();
+			if (bg[nbg] == 0) {
+				if (cg_attach(name, getpid()) || pin_cpu(0, cpu) ||
+				    set_sched(0, SCHED_FIFO, 1))
+					_exit(2);
+				__atomic_add_fetch(ready, 1, __ATOMIC_SEQ_CST);
+				for (;;)	/* killed at the end */
+					futex_wait(go, 0);
+			}
+			nbg++;
+		}
+	}
+	if (push) {
+		fflush(NULL);
+		loop = fork();
+		if (loop == 0) {
+			if (cg_attach(g, getpid()) || set_sched(0, SCHED_FIFO, 10))
+				_exit(2);
+			for (;;) {
+				work_ns(200 * NSEC_PER_USEC);
+				sleep_ns(200 * NSEC_PER_USEC);
+			}
+		}
+	}
+	if (pp_spawn_on(g, g, unpinned ? -1 : 0, unpinned ? -1 : 1, sh, &pa, &pb, reps)) {
+		printf("# cannot start the ping-pong\n");
+		goto out;
+	}
+	wait_ready(ready, nbg);
+	wait_ready(&sh->ready, 2);
+	if (loop > 0)
+		m0 = nr_migrations(loop);
+	__atomic_store_n(&sh->start, 1, __ATOMIC_SEQ_CST);
+	futex_wake_all(&sh->start);
+	waitpid(pa, NULL, 0);
+	waitpid(pb, NULL, 0);
+	snprintf(extra, sizeof(extra), "variant=%s n=%d ", variant, n);
+	if (loop > 0) {
+		m1 = nr_migrations(loop);
+		/* warm-up and measured round trips alike */
+		printf("@smpmig variant=%s n=%d migrations=%ld rtts=%d\n", variant, n,
+		       m1 - m0, (reps * PP_BATCHES + 2) * PP_RTT);
+	}
+	print_batches("smpcost", extra, sh, reps);
+out:
+	if (loop > 0)
+		stop_child(loop);
+	for (i = 0; i < nbg; i++)
+		if (bg[i] > 0)
+			kill(bg[i], SIGKILL);
+	for (i = 0; i < nbg; i++)
+		if (bg[i] > 0)
+			waitpid(bg[i], NULL, 0);
+	for (i = 0; i + 1 < n; i++) {
+		xbg_name(name, sizeof(name), i);
+		cg_remove(name);
+	}
+	if (n)
+		cg_remove(g);
+	else
+		root_own_runtime(ROOT_OWN_US);
+	munmap(sh, sizeof(*sh));
+	munmap(go, 2 * sizeof(int));
+}
+
+static void bench_smpcost(void)
+{
+	static const int ns[] = { 0, 1, 16, 64 };
+	uint64_t start = now_ns();
+	int k;
+
+	if (nr_cpus() < 2) {
+		printf("# smpcost needs 2 CPUs\n");
+		return;
+	}
+	for (k = 0; k < 4; k++) {
+		smp_pp("pinned", ns[k]);
+		smp_pp("unpinned", ns[k]);
+		if (ns[k] <= 1)
+			smp_pp("push", ns[k]);
+	}
+	section_time("smpcost", start);
+}
+
+#define SMPT	(3 * MAXT)
+
+static void bench_smprandom(void)
+{
+	static const char *const variant[] = { "partitioned", "global" };
+	uint64_t start = now_ns();
+	int rep, k, v, i, j;
+
+	if (nr_cpus() < 2) {
+		printf("# smprandom needs 2 CPUs\n");
+		return;
+	}
+	for (v = 0; v < 2; v++) {
+		int per = v ? 3 : 2;
+
+		for (rep = 0; rep < reps; rep++) {
+			uint64_t rs = 0x5eed5000ULL + rep * 7919;
+
+			for (k = 0; k < sets_per_rep; k++) {
+				int bin = k % 5;
+				double lo = 0.5 + 0.1 * bin, hi = bin == 4 ? BOUND : lo + 0.1;
+				struct pw_stats *st[SMPT] = { 0 };
+				uint64_t *t0 = shared_alloc(sizeof(*t0));
+				pid_t pid[SMPT];
+				struct tset s = { 0 };
+				double u = 0;
+				int nw = 0, err = 0, status;
+
+				make_set_periods(&rs, lo, hi, 20000, 100000, &s);
+				if (!s.n) {
+					printf("# no task set for bin %d\n", bin);
+					munmap(t0, sizeof(*t0));
+					continue;
+				}
+				groups_zero(rs_groups, MAXT);
+				for (i = 0; i < s.n; i++) {
+					u += (double)s.q[i] / s.p[i];
+					if (!err && cg_group(rs_groups[i], s.p[i], s.q[i])) {
+						printf("# cannot reserve %lld/%lld us for %s\n",
+						       s.q[i], s.p[i], rs_groups[i]);
+						err = -1;
+					}
+				}
+				for (i = 0; i < s.n && !err; i++)
+					for (j = 0; j < per; j++) {
+						/* 80% of Q, or 40% of Q each at
+						 * priorities prio + 2, + 1, + 0 */
+						long long w = s.q[i] * (v ? 400 : 800);
+
+						pid[nw] = spawn_worker_on(rs_groups[i],
+								v ? s.prio[i] + 2 - j : s.prio[i],
+								v ? -1 : j, w, s.p[i] * 1000,
+								set_ms * NSEC_PER_MSEC, t0, &st[nw]);
+						nw++;
+					}
+				if (!err)
+					release_workers(st, nw, t0, 20 * NSEC_PER_MSEC);
+				for (i = 0; i < nw; i++)
+					if (pid[i] < 0 || waitpid(pid[i], &status, 0) < 0 ||
+					    !WIFEXITED(status) || WEXITSTATUS(status) || !st[i]->ok) {
+						printf("# worker %d of the set failed (status %#x)\n",
+						       i, status);
+						err = -1;
+					}
+				if (!err) {
+					printf("@smpset variant=%s rep=%d set=%d bin=%d u=%.4f n=%d\n",
+					       variant[v], rep, k, bin, u, s.n);
+					for (i = 0; i < nw; i++)
+						printf("@smptask variant=%s rep=%d set=%d task=%d q=%lld p=%lld jobs=%lu misses=%lu maxlate=%lld late_start=%d\n",
+						       variant[v], rep, k, i, s.q[i / per], s.p[i / per],
+						       st[i]->jobs, st[i]->misses,
+						       (long long)st[i]->max_lateness_ns, st[i]->late_start);
+				} else {
+					printf("# set %d of %s failed\n", k, variant[v]);
+				}
+				for (i = 0; i < nw; i++)
+					munmap(st[i], sizeof(*st[i]));
+				munmap(t0, sizeof(*t0));
+			}
+		}
+	}
+	groups_zero(rs_groups, MAXT);
+	for (i = 0; i < MAXT; i++)
+		cg_remove(rs_groups[i]);
+	section_time("smprandom", start);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -926,7 +1214,11 @@ static const struct {
 	{ "pingpong", bench_pingpong },
 	{ "decision", bench_decision },
 	{ "latency", bench_latency },
+	/* Two CPUs: not in "all". */
+	{ "smpcost", bench_smpcost },
+	{ "smprandom", bench_smprandom },
 };
+#define NSEC_ALL	8
 #define NSEC	(int)(sizeof(sections) / sizeof(sections[0]))
 
 int main(int argc, char **argv)
@@ -968,11 +1260,11 @@ int main(int argc, char **argv)
 			if (!strcmp(argv[i], sections[j].name))
 				want[j] = any = true;
 		if (!strcmp(argv[i], "all"))
-			for (j = 0; j < NSEC; j++)
+			for (j = 0; j < NSEC_ALL; j++)
 				want[j] = any = true;
 	}
 	if (!any)
-		for (j = 0; j < NSEC; j++)
+		for (j = 0; j < NSEC_ALL; j++)
 			want[j] = true;
 
 	cg_mount();

@@ -70,6 +70,13 @@ pid_t spawn_spinner(const char *group, int prio)
 pid_t spawn_worker(const char *group, int prio, uint64_t work, uint64_t period,
 		   uint64_t duration, uint64_t *t0p, struct pw_stats **statsp)
 {
+	return spawn_worker_on(group, prio, 0, work, period, duration, t0p, statsp);
+}
+
+pid_t spawn_worker_on(const char *group, int prio, int cpu, uint64_t work,
+		      uint64_t period, uint64_t duration, uint64_t *t0p,
+		      struct pw_stats **statsp)
+{
 	struct pw_stats *st = shared_alloc(sizeof(*st));
 	pid_t pid;
 
@@ -82,7 +89,7 @@ pid_t spawn_worker(const char *group, int prio, uint64_t work, uint64_t period,
 		uint64_t t0, release, finish, c0;
 		int64_t late;
 
-		if (cg_attach(group, getpid()) || pin_cpu(0, 0) ||
+		if (cg_attach(group, getpid()) || (cpu >= 0 && pin_cpu(0, cpu)) ||
 		    set_sched(0, SCHED_FIFO, prio))
 			_exit(2);
 		__atomic_store_n(&st->ok, 1, __ATOMIC_SEQ_CST);

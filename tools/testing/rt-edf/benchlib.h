@@ -56,6 +56,10 @@ struct pw_stats {
  */
 pid_t spawn_worker(const char *group, int prio, uint64_t work, uint64_t period,
 		   uint64_t duration, uint64_t *t0, struct pw_stats **stats);
+/* The same on cpu (-1: any CPU). */
+pid_t spawn_worker_on(const char *group, int prio, int cpu, uint64_t work,
+		      uint64_t period, uint64_t duration, uint64_t *t0,
+		      struct pw_stats **stats);
 /*
  * Waits until the n workers are set up (every cgroup attach waits for an
  * RCU grace period, milliseconds) and have run in their groups since (a

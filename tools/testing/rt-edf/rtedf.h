@@ -149,8 +149,10 @@ int sched_trace_save(const char *name);
  * vCPUs in turn and a busy vCPU stands still, its clock going on, for
  * milliseconds while the others run (vcpu_stall): there the trace of the
  * schedule is the verdict (sched_trace_save(), schedcheck.py), and the
- * outcome points skip.  On one vCPU, on plain TCG (on_host_clock()) and
- * on real CPUs they are judged.
+ * outcome points skip.  Nor on plain TCG with more vCPUs than host CPUs
+ * (RTEDF_CLOCK=tcg-shared, scripts/qemu-run.sh), where vCPU threads wait
+ * for a host CPU.  On one vCPU, on plain TCG (on_host_clock()) and on
+ * real CPUs they are judged.
  */
 bool outcomes_judged(void);
 /* Plain TCG: the vCPUs run in parallel on the host's clock (run tcg2). */
@@ -166,7 +168,8 @@ static inline void outcome_result(bool ok, const char *name)
 		ksft_test_result(ok, "%s\n", name);
 		return;
 	}
-	ksft_print_msg("under icount on several vCPUs, schedcheck judges the decisions\n");
+	ksft_print_msg("outcomes in time are not judged on this clock (%s, %d vCPUs)\n",
+		       getenv("RTEDF_CLOCK"), nr_cpus());
 	ksft_test_result_skip("%s\n", name);
 }
 /* Sets a scheduler feature ("HRTICK_RT", "NO_HRTICK_RT"); 0 or -errno. */

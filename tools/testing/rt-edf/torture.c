@@ -1023,8 +1023,9 @@ int main(int argc, char **argv)
 	/* The controller sleeps 1-10 ms between operations; hotplug is slow. */
 	ksft_test_result(total > seconds * 3,
 			 "the churn ran (%lu operations)\n", total);
-	ksft_test_result(st->jobs > 0 && st->misses == st->excused,
-			 "the sentinel reservation missed no deadline\n");
+	/* An outcome in time: not judged with vCPUs waiting for host CPUs. */
+	outcome_result(st->jobs > 0 && st->misses == st->excused,
+		       "the sentinel reservation missed no deadline");
 	ksft_test_result(all_reaped, "every task died and was reaped\n");
 	ksft_test_result(all_removed, "every group could be removed\n");
 	ksft_test_result(online, "every CPU is back online\n");
