@@ -290,13 +290,9 @@ def smp_random(r, variant):
 
 def smp_section(md, outdir, R2, RT, info):
     """Section 6: two vCPUs (smpcost under icount, smprandom on plain TCG)."""
-    C = {}
-    for k in KERNELS:
-        by = defaultdict(list)
-        for p in R2[k]["smpcost"]:
-            by[(p["variant"], int(p["n"]))].append(p)
-        C[k] = {vk: rtt(v).get("-") for vk, v in by.items()}
-    M = {k: {(p["variant"], int(p["n"])): int(p["migrations"]) / int(p["rtts"]) for p in R2[k]["smpmig"]}
+    C = smp_costs(R2, RT)
+    M = {k: {(p["variant"], int(p["n"])): int(p["migrations"]) / int(p["rtts"])
+             for p in R2[k]["smpmig"] + RT[k]["smpmig"]}
          for k in KERNELS}
     keys = sorted(set(C["stock"]) | set(C["rtedf"]), key=lambda vk: (("pinned", "unpinned", "push").index(vk[0]), vk[1]))
     md.append("## 6. Two CPUs")
@@ -305,14 +301,18 @@ def smp_section(md, outdir, R2, RT, info):
               "guest time, deterministic.  Round trips between two SCHED_FIFO 50 tasks as in section 4, "
               "with n groups: n = 0, no group configured (the root's tasks, the root's own RT runtime at its "
               "default); n = 1, the pair's group (600 ms / 1 s) alone; n = 16 and 64, the pair's group and "
-              "n - 1 others, each with a busy SCHED_FIFO 1 loop on each CPU (100 ms every 40 s), whose "
-              "servers wait in each CPU's EDF tree with deadlines seconds away (on stock: at the lowest "
-              "priority) while the first of them runs in the gaps the round trips leave.  \"pinned\": one "
-              "task on each CPU, every wakeup crosses CPUs; \"unpinned\": both may run on both CPUs, every "
-              "wakeup chooses its CPU; \"push\": pinned, plus a busy SCHED_FIFO 10 loop of the pair's group "
-              "that every wakeup preempts and that moves to the other CPU (the pair's group reserves "
-              "800 ms / 1 s there; n = 0 and 1 only).  Targets (issue 18): rt-edf <= 1.1 x stock with no "
-              "group configured, <= 1.3 x with 64 groups.")
+              "n - 1 others (100 ms every 40 s), each with a SCHED_FIFO 1 task on each CPU that sleeps.  "
+              "Not busy: under icount a busy vCPU holds back the other's wakeups by the emulator's "
+              "round-robin slice, so servers queued behind the pair cannot be measured on two vCPUs (their "
+              "cost is section 4's decision cost, on one).  \"pinned\": one task on each CPU, every wakeup "
+              "crosses CPUs; \"unpinned\": both may run on both CPUs, every wakeup chooses its CPU; "
+              "\"push\" (`smppush`, in the plain-TCG boot below, host time): pinned, plus a SCHED_FIFO 10 "
+              "task of the pair's group, on either CPU, that runs 200 us and sleeps 200 us in turn: a wakeup "
+              "that finds it running preempts it, and it moves to the other CPU, pushed or pulled (its "
+              "migrations per round trip are counted; the pair's group reserves 800 ms / 1 s there; n = 0 "
+              "and 1 only).  Not under icount: there one host thread runs the vCPUs in turn and an interrupt "
+              "sent to a vCPU waits until the busy one ends its slice, here the task's 200 us burst.  "
+              "Targets (issue 18): rt-edf <= 1.1 x stock with no group configured, <= 1.3 x with 64 groups.")
     md.append("")
     md.append("| variant | n groups | round trip stock | round trip rt-edf | rt-edf / stock | migrations of the loop per round trip stock | rt-edf |")
     md.append("| --- | --- | --- | --- | --- | --- | --- |")
@@ -361,17 +361,25 @@ def smp_section(md, outdir, R2, RT, info):
     md.append("")
 
 
-def smp_summary(R2, RT):
-    """Summary rows of the two-CPU runs."""
-    rows = []
+def smp_costs(R2, RT):
+    """Round trip (ns) per (variant, n): smpcost under icount, push on plain TCG."""
     C = {}
     for k in KERNELS:
         by = defaultdict(list)
-        for p in R2[k]["smpcost"]:
+        for p in R2[k]["smpcost"] + RT[k]["smpcost"]:
             by[(p["variant"], int(p["n"]))].append(p)
         C[k] = {vk: rtt(v).get("-") for vk, v in by.items()}
+    return C
+
+
+def smp_summary(R2, RT):
+    """Summary rows of the two-CPU runs."""
+    rows = []
+    C = smp_costs(R2, RT)
     for n, tgt in ((0, "<= 1.1 x stock"), (64, "<= 1.3 x stock")):
-        for v in ("pinned", "unpinned"):
+        for v in ("pinned", "unpinned", "push"):
+            if (v, n) not in C["stock"] and (v, n) not in C["rtedf"]:
+                continue
             s_, r_ = C["stock"].get((v, n)), C["rtedf"].get((v, n))
             rows.append("| 2 vCPUs: round trip across CPUs, {}, {} | {} | {} | {} ({} x stock) |".format(
                 v, "no group configured" if n == 0 else f"{n} groups", tgt,

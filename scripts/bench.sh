@@ -10,8 +10,9 @@
 # A benchmark reports: it fails only when a guest does not finish.
 #
 # Then two more boots per kernel with 2 vCPUs: the costs across CPUs
-# under icount (bench.c's smpcost), and random task sets on two CPUs on
-# plain TCG, the vCPUs in parallel on the host's clock (smprandom).
+# under icount (bench.c's smpcost), and on plain TCG, the vCPUs in
+# parallel on the host's clock, round trips with a push or pull per
+# wakeup and random task sets on two CPUs (smppush, smprandom).
 #
 # Environment: BENCH_ARGS="random,reps=5,..." replaces the guest program's
 # arguments on one vCPU (see the top of bench.c); the default runs every
@@ -67,7 +68,7 @@ smp_run() {
 qemu_smp2= qemu_tcg2=
 if [ "${BENCH_SMP:-1}" != 0 ]; then
 	smp_run smp2 "${BENCH_SMPCOST_ARGS:-smpcost,reps=3}"
-	smp_run tcg2 "${BENCH_SMPRANDOM_ARGS:-smprandom,reps=2,sets=20,setms=1500}" RTEDF_ICOUNT=0
+	smp_run tcg2 "${BENCH_SMPRANDOM_ARGS:-smppush,smprandom,reps=2,sets=20,setms=1500}" RTEDF_ICOUNT=0
 	qemu_smp2="$(grep -m1 -o -- '-accel [^ ]*\( -icount [^ ]*\)\?' "$out/rtedf-smp2/qemu.cmd") -smp 2 -m 512M"
 	qemu_tcg2="$(grep -m1 -o -- '-accel [^ ]*\( -icount [^ ]*\)\?' "$out/rtedf-tcg2/qemu.cmd") -smp 2 -m 512M"
 fi
