@@ -29,7 +29,7 @@ start=$(date +%s)
 out=$BUILD/bench
 rm -rf "$out"
 mkdir -p "$out"
-args=${BENCH_ARGS:-all,reps=3,sets=50,setms=1500}
+args=${BENCH_ARGS:-all,reps=3,sets=48,setms=1500}
 status=0
 detail=
 for k in rtedf stock; do
