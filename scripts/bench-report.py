@@ -703,7 +703,7 @@ def main():
                 if sec != "all":
                     T[k][sec] = t
     secs = [s for s in ("article", "article_rtapp", "random", "share", "precision", "pingpong", "decision", "latency", "all",
-                        "smpcost", "smprandom")
+                        "smpcost", "smppush", "smprandom")
             if s in T["rtedf"] or s in T["stock"]]
     md.append("| section | " + " | ".join(secs) + " |")
     md.append("| --- | " + " | ".join("---" for _ in secs) + " |")
