@@ -8,22 +8,25 @@
  *    task must run again at once, not at its deadline t0 + 1 s.  It reads
  *    its own CPU time when it first runs at or after t0 + 110 ms and
  *    t0 + 310 ms: at least 100 ms between the two (it has the CPU but for
- *    the fair server's 5% and the root's own 1%; half leaves room for the
- *    emulator).  Without the change it gets nothing before t0 + 1 s.
+ *    the fair server's 5% and the root's own tasks; half leaves room for
+ *    the emulator).  Without the change it gets nothing before t0 + 1 s.
  *  - lowered: group rc-down reserves 150 ms every 200 ms; its busy task
  *    starts a period at t0 and, at t0 + 60 ms (about 57 ms of CPU time
- *    spent), lowers the runtime to 80 ms itself.  The period may then
- *    give it 80 ms in all, not 80 ms more: its CPU time from t0 until it
+ *    spent, which it reads), lowers the runtime to 80 ms itself.  The
+ *    budget is cut to 80 ms at once: its CPU time from then until it
  *    first runs at or after t0 + 190 ms (throttled by then, it runs again
  *    at the replenishment, t0 + 200 ms) is at most 80 ms plus 5 ms (an
- *    overrun is the hrtick's lateness, microseconds here).
+ *    overrun is the hrtick's lateness, microseconds here), where the old
+ *    budget would have given it the 93 ms it had left.
  *
  * The task reads its own CPU time, which the kernel charges by its clock
  * even while a vCPU stands still under icount: judged on every clock.
- * Fails on the series before new runtimes applied to the current period
- * (d5f4cf8): raised, the task got 0.0 ms until its deadline; lowered,
- * 139.0 ms.  Fails on stock too (stock-xfail): 0.0 ms (a throttled group
- * waits for the period timer) and 160.4 ms.
+ * Fails on the series before raised runtimes applied to the current
+ * period (d5f4cf8): raised, the task got 0.0 ms until its deadline (the
+ * lowered point passed there too).  Fails on stock (stock-xfail): raised
+ * 0.0 ms (a throttled group waits for the period timer); lowered, stock
+ * keeps counting the period's time against the new runtime (160.4 ms in
+ * the period, a first version of this point).
  */
 #include <stdio.h>
 #include <string.h>
@@ -36,7 +39,7 @@
 #define DOWN		"rc-down"
 #define MS		NSEC_PER_MSEC
 #define UP_MSG		"a raised runtime lets a throttled group run again at once"
-#define DOWN_MSG	"a lowered runtime bounds what the current period gives"
+#define DOWN_MSG	"a lowered runtime cuts the budget at once"
 
 struct seen {
 	uint64_t cpu[3];	/* at t0, at mark[0], at mark[1] */
@@ -130,11 +133,11 @@ int main(void)
 	cg_remove(DOWN);
 
 	got_up = up->cpu[2] - up->cpu[1];
-	got_down = down->cpu[2] - down->cpu[0];
+	got_down = down->cpu[2] - down->cpu[1];
 	ksft_print_msg("raised at t0 + 100 ms: %.1f ms of CPU time from t0 + 110 ms to t0 + 310 ms\n",
 		       got_up / 1e6);
-	ksft_print_msg("lowered to 80 ms at t0 + 60 ms: %.1f ms of CPU time in the period\n",
-		       got_down / 1e6);
+	ksft_print_msg("lowered to 80 ms at t0 + 60 ms, after %.1f ms: %.1f ms of CPU time in the rest of the period\n",
+		       (down->cpu[1] - down->cpu[0]) / 1e6, got_down / 1e6);
 	if (down->err)
 		ksft_print_msg("the write of the lower runtime failed: %s\n",
 			       strerror(-down->err));

@@ -108,8 +108,9 @@ int main(void)
 	    cg_write_ll("", "cpu.rt_task_runtime_us", 950000))
 		die("setting the root's own runtime");
 	run("", "root group");
+	/* Back to what rtedf_init() leaves, which the next tests expect. */
 	if (cg_has("", "cpu.rt_task_runtime_us") &&
-	    cg_write_ll("", "cpu.rt_task_runtime_us", 10000))
+	    cg_write_ll("", "cpu.rt_task_runtime_us", ROOT_TASK_RUNTIME_US))
 		die("lowering the root's own runtime");
 	if (cg_group("xw", 1000000, 600000))
 		die("setting up the group");
