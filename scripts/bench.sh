@@ -32,43 +32,32 @@ mkdir -p "$out"
 args=${BENCH_ARGS:-all,reps=3,sets=48,setms=1500}
 status=0
 detail=
-for k in rtedf stock; do
-	img=$BUILD/bzImage$([ $k = stock ] && echo -stock || true)
-	t0=$(date +%s)
-	msg "$k: running the benchmark (guest log: ${out#"$TOP"/}/$k/)"
-	RTEDF_APPEND="rtedf.args=$args" "$TOP/scripts/qemu-run.sh" -k "$img" -s 1 \
-		-m bench -T "${RTEDF_TIMEOUT:-3000}" -o "$out/$k" || status=1
-	grep -aq '^# rtedf: end bench rc=0' "$out/$k/results.log" 2>/dev/null || {
-		msg "WARNING: the $k guest did not finish the benchmark; see ${out#"$TOP"/}/$k/console.log"
-		status=1
-	}
-	t=$(($(date +%s) - t0))
-	detail+="${detail:+, }$k guest $((t / 60)) min $((t % 60)) s"
-	msg "$k: $t s"
-done
-
-# Two vCPUs: run LABEL ARGS [env...] for both kernels.
-smp_run() {
-	local label=$1 args=$2 k img t0 t
-	shift 2
+# run LABEL SMP ARGS [env...]: one guest run per kernel, logs in
+# $out/KERNEL (LABEL empty) or $out/KERNEL-LABEL.
+run() {
+	local label=$1 smp=$2 args=$3 k img d t0 t
+	shift 3
 	for k in rtedf stock; do
 		img=$BUILD/bzImage$([ $k = stock ] && echo -stock || true)
+		d=$out/$k${label:+-$label}
 		t0=$(date +%s)
-		msg "$k: two vCPUs, $args (guest log: ${out#"$TOP"/}/$k-$label/)"
-		env "$@" RTEDF_APPEND="rtedf.args=$args" "$TOP/scripts/qemu-run.sh" -k "$img" -s 2 \
-			-m bench -T "${RTEDF_TIMEOUT:-3000}" -o "$out/$k-$label" || status=1
-		grep -aq '^# rtedf: end bench rc=0' "$out/$k-$label/results.log" 2>/dev/null || {
-			msg "WARNING: the $k guest ($label) did not finish; see ${out#"$TOP"/}/$k-$label/console.log"
+		msg "$k: $smp vCPU(s), $args (guest log: ${d#"$TOP"/}/)"
+		env "$@" RTEDF_APPEND="rtedf.args=$args" "$TOP/scripts/qemu-run.sh" -k "$img" -s "$smp" \
+			-m bench -T "${RTEDF_TIMEOUT:-3000}" -o "$d" || status=1
+		grep -aq '^# rtedf: end bench rc=0' "$d/results.log" 2>/dev/null || {
+			msg "WARNING: the $k guest did not finish the benchmark; see ${d#"$TOP"/}/console.log"
 			status=1
 		}
 		t=$(($(date +%s) - t0))
-		detail+="${detail:+, }$k $label $((t / 60)) min $((t % 60)) s"
+		detail+="${detail:+, }$k ${label:-guest} $((t / 60)) min $((t % 60)) s"
+		msg "$k: $t s"
 	done
 }
+run "" 1 "$args"
 qemu_smp2= qemu_tcg2=
 if [ "${BENCH_SMP:-1}" != 0 ]; then
-	smp_run smp2 "${BENCH_SMPCOST_ARGS:-smpcost,reps=3}"
-	smp_run tcg2 "${BENCH_SMPRANDOM_ARGS:-smppush,smprandom,reps=2,sets=20,setms=1500}" RTEDF_ICOUNT=0
+	run smp2 2 "${BENCH_SMPCOST_ARGS:-smpcost,reps=3}"
+	run tcg2 2 "${BENCH_SMPRANDOM_ARGS:-smppush,smprandom,reps=2,sets=20,setms=1500}" RTEDF_ICOUNT=0
 	qemu_smp2="$(grep -m1 -o -- '-accel [^ ]*\( -icount [^ ]*\)\?' "$out/rtedf-smp2/qemu.cmd") -smp 2 -m 512M"
 	qemu_tcg2="$(grep -m1 -o -- '-accel [^ ]*\( -icount [^ ]*\)\?' "$out/rtedf-tcg2/qemu.cmd") -smp 2 -m 512M"
 fi
