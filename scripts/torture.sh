@@ -12,7 +12,12 @@
 # (seen twice, on different locks; never without icount),
 # which we take for an emulator limit.  In plain TCG the host may leave a
 # vCPU thread unscheduled while guest time runs on; torture.c's sentinel
-# measures what that costs it (see there).  Ends with 'N passed, N failed'.
+# measures what that costs it (see there).  Then, for the scheduler's
+# decisions, a shorter run per vCPU count under icount (ICOUNT_SMP,
+# default the same counts; ICOUNT_DURATION, default 20 s), without CPU
+# hotplug: torture.c traces its last 5 s and schedcheck.py judges them
+# (the icount vCPUs stand still in turn, which the checker allows for).
+# Ends with 'N passed, N failed'.
 . "$(dirname "$0")/lib.sh"
 
 dur=${DURATION:-90}
@@ -48,6 +53,18 @@ for smp in $smps; do
 	grep -a '^# \(torture\|sentinel\|free\|[a-z]* *[0-9]* done\)' "$d/results.log" |
 		sed "s/^# /torture-smp$smp: /" || true
 	msg "smp$smp: torture run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
+	cat "$d/counts" >>"$logs/counts"
+done
+
+idur=${ICOUNT_DURATION:-20}
+for smp in ${ICOUNT_SMP-$smps}; do
+	d=$logs/icount-smp$smp
+	t0=$(date +%s)
+	RTEDF_APPEND="rtedf.torture=$idur:$seed rtedf.timeout=$((idur + 300))" \
+		"$TOP/scripts/qemu-run.sh" -k "$img" -s "$smp" -t torture \
+		-T $((idur * 4 + 600)) -o "$d" || true
+	"$TOP/scripts/report.sh" "$d" "torture-icount-smp$smp" "$xfail" || status=1
+	msg "icount smp$smp: torture run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
 	cat "$d/counts" >>"$logs/counts"
 done
 

@@ -181,7 +181,7 @@ static void trace_mark(const char *fmt, ...)
 		return;
 }
 
-static void trace_mark_affinity(pid_t pid)
+void sched_trace_mark_affinity(pid_t pid)
 {
 	char list[128] = "";
 	cpu_set_t set;
@@ -199,13 +199,17 @@ static void trace_mark_affinity(pid_t pid)
 
 int cg_attach(const char *group, pid_t pid)
 {
-	int err = cg_write_ll(group, "tasks", pid);
+	pid_t tid = pid ? pid : (pid_t)syscall(SYS_gettid);
+	int err;
 
+	/* Its group is not known until the move is marked (schedcheck.py). */
+	trace_mark("rtedf_moving pid=%d\n", tid);
+	err = cg_write_ll(group, "tasks", pid);
 	if (!err) {
-		pid_t tid = pid ? pid : (pid_t)syscall(SYS_gettid);
-
 		trace_mark("rtedf_attach pid=%d cgroup_id=%lld\n", tid, cg_ino(group));
-		trace_mark_affinity(tid);
+		sched_trace_mark_affinity(tid);
+	} else {
+		trace_mark("rtedf_unmoved pid=%d\n", tid);
 	}
 	return err;
 }
@@ -234,11 +238,28 @@ bool cg_contains(const char *group, pid_t pid)
 	return found;
 }
 
+/* The kernel's prio of a policy and priority, as sched_switch prints it. */
+static int kernel_prio(int policy, int prio)
+{
+	policy &= ~SCHED_RESET_ON_FORK;
+	return policy == SCHED_FIFO || policy == SCHED_RR ? 99 - prio : 120;
+}
+
 int set_sched(pid_t pid, int policy, int prio)
 {
 	struct sched_param sp = { .sched_priority = prio };
 
-	return sched_setscheduler(pid, policy, &sp) ? -errno : 0;
+	pid_t tid = pid ? pid : (pid_t)syscall(SYS_gettid);
+
+	trace_mark("rtedf_moving pid=%d\n", tid);
+	if (sched_setscheduler(pid, policy, &sp)) {
+		int err = -errno;
+
+		trace_mark("rtedf_unmoved pid=%d\n", tid);
+		return err;
+	}
+	trace_mark("rtedf_prio pid=%d prio=%d\n", tid, kernel_prio(policy, prio));
+	return 0;
 }
 
 int pin_cpu(pid_t pid, int cpu)
@@ -249,7 +270,7 @@ int pin_cpu(pid_t pid, int cpu)
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(pid, sizeof(set), &set))
 		return -errno;
-	trace_mark_affinity(pid);
+	sched_trace_mark_affinity(pid);
 	return 0;
 }
 
@@ -262,7 +283,7 @@ static void unpin_self(void)
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		CPU_SET(cpu, &all);
 	sched_setaffinity(0, sizeof(all), &all);
-	trace_mark_affinity(0);
+	sched_trace_mark_affinity(0);
 }
 
 int nr_cpus(void)
@@ -504,6 +525,7 @@ static const char *const sched_trace_events[] = {
 	"sched/sched_rt_server_dequeue", "sched/sched_rt_server_start",
 	"sched/sched_rt_throttle", "sched/sched_rt_replenish",
 	"sched/sched_rt_boost_begin", "sched/sched_rt_boost_end",
+	"sched/sched_process_fork", "sched/sched_pi_setprio",
 };
 
 static void sched_trace_enable(const char *val)
@@ -516,7 +538,7 @@ static void sched_trace_enable(const char *val)
 	}
 }
 
-int sched_trace_start(void)
+int sched_trace_start_with(void (*mark)(void))
 {
 	int err;
 
@@ -530,7 +552,47 @@ int sched_trace_start(void)
 	if (err)
 		return err;
 	sched_trace_enable("1");
-	return tracefs_write("tracing_on", "1");
+	err = tracefs_write("tracing_on", "1");
+	/*
+	 * The schedule is judged from the end of the marks on: before it,
+	 * the checker does not know the groups of all the tasks yet.
+	 */
+	if (!err && mark) {
+		trace_mark("rtedf_hold\n");
+		mark();
+		trace_mark("rtedf_judge\n");
+	}
+	return err;
+}
+
+int sched_trace_start(void)
+{
+	return sched_trace_start_with(NULL);
+}
+
+int sched_trace_mark_group(const char *group)
+{
+	long long cgid = cg_ino(group);
+	struct sched_param sp;
+	int policy, n = 0;
+	FILE *f;
+	pid_t pid;
+
+	f = fopen(cg_path(group, "tasks"), "r");
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%d", &pid) == 1) {
+		policy = sched_getscheduler(pid);
+		if (policy < 0 || sched_getparam(pid, &sp))
+			continue;	/* gone meanwhile */
+		trace_mark("rtedf_attach pid=%d cgroup_id=%lld old=1\n", pid, cgid);
+		sched_trace_mark_affinity(pid);
+		trace_mark("rtedf_prio pid=%d prio=%d\n", pid,
+			   kernel_prio(policy, sp.sched_priority));
+		n++;
+	}
+	fclose(f);
+	return n;
 }
 
 int sched_trace_save(const char *name)

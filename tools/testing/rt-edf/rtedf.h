@@ -134,15 +134,31 @@ int tracefs_write(const char *file, const char *val);
 long long trace_field(const char *s, const char *key);
 /*
  * The schedule of a test, for the host's checker (schedcheck.py): starts
- * tracing the switches, wakeups, migrations and sched_rt_* events with
- * the global clock, then stops and saves the trace as
- * SCHED_TRACE_DIR/name.txt, which /init sends to the host after the test.
- * Groups and CPUs of the test's tasks are marked in the trace by
- * cg_attach() and pin_cpu().
+ * tracing the switches, wakeups, migrations, forks, PI priority changes
+ * and sched_rt_* events with the global clock, then stops and saves the
+ * trace as SCHED_TRACE_DIR/name.txt, which /init sends to the host after
+ * the test.
+ * Groups, CPUs and priorities of the test's tasks are marked in the
+ * trace by cg_attach(), pin_cpu() and set_sched().
  */
 #define SCHED_TRACE_DIR "/tmp/rtedf-trace"
 int sched_trace_start(void);
 int sched_trace_save(const char *name);
+/*
+ * sched_trace_start(), then mark() writes its marks: the checker judges
+ * the schedule only from their end on.
+ */
+int sched_trace_start_with(void (*mark)(void));
+/*
+ * Marks group's tasks (their group, CPUs and priority) in a trace started
+ * while they already ran, and the group as one whose servers' state the
+ * checker learns from their events; returns how many, or -errno.  Tasks forked
+ * while tracing take their parent's group and CPUs (sched_process_fork),
+ * and set_sched() marks a new priority.
+ */
+int sched_trace_mark_group(const char *group);
+/* Marks pid's CPUs (0: the calling thread's) after a sched_setaffinity(). */
+void sched_trace_mark_affinity(pid_t pid);
 /*
  * Are outcomes in time (deadlines met, shares) judged on this run?  Not
  * under QEMU's icount on several vCPUs, where one host thread runs the

@@ -10,13 +10,24 @@ of Documentation/scheduler/sched-rt-edf.rst, in the kernel's own clock.
 TRACE is the text of tracefs 'trace' (or 'trace_pipe', or 'trace-cmd
 report') with sched_switch, sched_wakeup, sched_wakeup_new,
 sched_migrate_task and the sched_rt_* events, recorded with a clock that
-agrees across CPUs (trace_clock global).  Lines written to trace_marker by
-the tests name the group and affinity of their tasks:
+agrees across CPUs (trace_clock global); sched_process_fork and
+sched_pi_setprio if tasks fork or are boosted while it records.  Lines
+written to trace_marker by the tests name the group, affinity and
+priority of their tasks:
 
     rtedf_attach pid=P cgroup_id=G      (tools/testing/rt-edf/rtedf.c)
+    rtedf_attach pid=P cgroup_id=G old=1  (a group from before the trace)
     rtedf_affinity pid=P cpus=C[,C...]  (absent: any CPU)
+    rtedf_prio pid=P prio=K             (after sched_setscheduler())
+    rtedf_hold, rtedf_judge             (no verdict between the two: the
+                                        tasks' marks are being written)
+    rtedf_moving pid=P                  (before a move or a new policy: P
+                                        is not judged until rtedf_attach,
+                                        rtedf_prio or rtedf_unmoved)
 
-A task never attached is in the root group (cgroup_id 1).  Rules, each
+A task never attached is in the root group (cgroup_id 1); a forked one
+in its parent's group, with its parent's affinity (and not judged until
+it is marked or first switched out, which tells its priority).  Rules, each
 reported with its timestamp and the events of that CPU before it:
 
   edf         at every switch to an RT task, its server is on the CPU's
@@ -50,10 +61,12 @@ on a change it caused itself: a resched IPI and a switch, or a push or
 pull, a few tens of microseconds of guest time under QEMU's icount.  A
 condition that lasts longer breaks its rule only once a CPU that should
 end it records an event after the bound with no reschedule pending on
-it: for edf and throttled the CPU that runs the task, for idle and
-global-fp the CPU that idles or runs the lower task (which should pull:
-the waiting task's CPU pushes right after its switches, and with
-RT_PUSH_IPI a pull is a push that CPU runs when it can).  A CPU that
+it: for edf and throttled the CPU that runs the task; for idle and
+global-fp the waiting task's CPU, which pushes it right after its
+switches (with RT_PUSH_IPI a pull is a push that CPU runs too), and the
+CPU that idles or runs the lower task when it switches away from an RT
+task, where it pulls (switching between lower tasks, it does not look
+for RT tasks elsewhere, on stock either).  A CPU that
 records nothing meanwhile, or only the bookkeeping of the code path that
 raised the condition, may be a vCPU the emulator stopped, which says
 nothing of the scheduler's decisions.
@@ -109,6 +122,10 @@ class Checker:
         self.affinity = {}                        # pid -> set of cpus
         self.boost = {}                           # pid -> server cgid
         self.fresh = set()                        # groups new in the trace
+        self.old = set()                          # groups from before it
+        self.holding_off = False                  # between rtedf_hold and _judge
+        self.moving = set()                       # pids being moved or chrt'd
+        self.forked = set()                       # forked, prio not known yet
         self.curr = {}                            # cpu -> (pid, prio)
         self.since_switch = {}                    # cpu -> ns
         self.runnable = {}                        # pid -> (cpu, prio)
@@ -120,10 +137,20 @@ class Checker:
         self.events = 0
 
     # -- helpers ---------------------------------------------------------
+    def set_prio(self, pid, prio):
+        """A new priority of pid, waiting or running, with no switch."""
+        if pid in self.runnable:
+            self.runnable[pid] = (self.runnable[pid][0], prio)
+        for cpu, (cur, _) in list(self.curr.items()):
+            if cur == pid:
+                self.curr[cpu] = (pid, prio)
+
     def server_of(self, pid):
         return self.boost.get(pid, self.group.get(pid, ROOT_CGID))
 
     def report(self, rule, t, cpu, msg):
+        if self.holding_off:
+            return
         ctx = "\n".join("      " + l for l in self.ring[cpu])
         self.violations[rule].append(
             "%s at %.6f on CPU %d: %s\n%s" % (rule, t / 1e9, cpu, msg, ctx))
@@ -133,18 +160,20 @@ class Checker:
         cpu itself must end (by switching), judged only by the events it
         records: one later than the bound that shows no reschedule pending
         breaks the rule, but a CPU that records nothing (a vCPU the
-        emulator stopped) or shows the resched flag is still on its way."""
+        emulator stopped) or shows the resched flag is still on its way.
+        cpus: the CPUs whose events count; switch_cpu: one whose switches
+        away from an RT task count too (where it pulls)."""
         if not cond:
             self.pending.pop(key, None)
             return
         if key not in self.pending:
             self.pending[key] = (self.now, rule, cpu, msg, own, cpus or {cpu}, switch_cpu)
 
-    def expire(self, t, cpu=None, resched=False, switch=False):
+    def expire(self, t, cpu=None, resched=False, pull=False):
         for key, (since, rule, c, msg, own, cpus, scpu) in list(self.pending.items()):
             if t - since <= self.bound:
                 continue
-            if own and not ((cpu in cpus or (switch and cpu == scpu)) and not resched):
+            if own and not ((cpu in cpus or (pull and cpu == scpu)) and not resched):
                 continue
             self.report(rule, since, c, "%s, for %d us" % (msg, (t - since) // 1000))
             del self.pending[key]
@@ -169,7 +198,7 @@ class Checker:
             return
         pid, prio = cur
         first = self.earliest(cpu)
-        if prio < 100 and pid != 0:
+        if prio < 100 and pid != 0 and pid not in self.moving:
             g = self.server_of(pid)
             s = self.srv.get((cpu, g))
             thr = s is not None and s.throttled
@@ -183,7 +212,8 @@ class Checker:
                       % (pid, g, first[1] if first else None), own=True)
         else:
             # Not judged: a non-RT task may run ahead of queued servers
-            # when the fair server (a SCHED_DEADLINE server) runs it.
+            # when the fair server (a SCHED_DEADLINE server) runs it; nor
+            # a task whose group or priority is being changed.
             self.pending.pop(("throttled", cpu), None)
             self.pending.pop(("edf", cpu), None)
 
@@ -200,14 +230,23 @@ class Checker:
                 top[k] = min(top.get(k, 100), pr)
         holding = set()
         for pid, (cpu, prio) in self.runnable.items():
-            if prio >= 100 or pid in busy or pid not in self.affinity:
+            if (prio >= 100 or pid in busy or pid not in self.affinity
+                    or pid in self.moving):
                 continue
-            # Queued where no RT task runs, or where it preempts a lower
-            # task of its own group: about to run there.
+            # Queued where no RT task runs, where it preempts a lower
+            # task of its own group, or where its server goes first (the
+            # running task's is throttled or has a later deadline): about
+            # to run there, and that CPU's lateness is judged by edf and
+            # throttled.
             hpid, hprio = self.curr.get(cpu, (0, 120))
-            if hprio >= 100 or (hprio > prio and self.server_of(hpid) == self.server_of(pid)):
-                continue
             g = self.server_of(pid)
+            if (hprio >= 100 or (hprio > prio and self.server_of(hpid) == g)
+                    or hpid in self.moving):
+                continue
+            first = self.earliest(cpu)
+            if (self.server_of(hpid) != g and first is not None and first[1] == g
+                    and prio <= top.get((cpu, g), 100)):
+                continue
             for c in self.affinity[pid]:
                 if c == cpu or c not in self.curr:
                     continue
@@ -220,20 +259,23 @@ class Checker:
                 elif s.throttled:
                     continue
                 cpid, cprio = self.curr[c]
+                if cpid in self.moving:
+                    continue
                 if (cpid == 0 or cprio >= 100) and c not in queued_on:
                     key = ("idle", pid, c)
                     holding.add(key)
                     self.hold(key, "idle", c, True,
                               "CPU runs %s while pid %d (prio %d, group %s) waits on CPU %d"
                               % ("idle" if cpid == 0 else "pid %d, not RT," % cpid,
-                                 pid, prio, g, cpu), own=True, cpus={c})
+                                 pid, prio, g, cpu), own=True, cpus={cpu}, switch_cpu=c)
                 elif (cpid != 0 and prio < cprio < 100 and self.server_of(cpid) == g
                       and top.get((c, g), 100) > prio):
                     key = ("global-fp", pid, c)
                     holding.add(key)
                     self.hold(key, "global-fp", c, True,
                               "pid %d (prio %d) of group %s runs while pid %d (prio %d) waits on CPU %d"
-                              % (cpid, cprio, g, pid, prio, cpu), own=True, cpus={c})
+                              % (cpid, cprio, g, pid, prio, cpu), own=True, cpus={cpu},
+                              switch_cpu=c)
         for key in list(self.pending):
             if key[0] in ("idle", "global-fp") and key not in holding:
                 del self.pending[key]
@@ -274,16 +316,64 @@ class Checker:
         kv = dict(KV.findall(rest))
         num = lambda k: int(kv[k]) if k in kv else None
         touched = cpu
+        pull_point = False
 
         if ev == "tracing_mark_write" or ev == "print":
-            if rest.lstrip().startswith("rtedf_attach"):
+            if rest.lstrip().startswith("rtedf_moving"):
+                pid = num("pid")
+                self.moving.add(pid)
+                # What it was about to break is not judged either.
+                for key in list(self.pending):
+                    if (key[0] in ("idle", "global-fp") and key[1] == pid) or \
+                       (key[0] in ("throttled", "edf") and self.curr.get(key[1], (None,))[0] == pid):
+                        del self.pending[key]
+            elif rest.lstrip().startswith("rtedf_unmoved"):
+                self.moving.discard(num("pid"))
+            elif rest.lstrip().startswith("rtedf_attach"):
                 g = num("cgroup_id")
                 self.group[num("pid")] = g
-                if g != ROOT_CGID and not any(k[1] == g for k in self.srv):
+                self.moving.discard(num("pid"))
+                # old=1: a group that had run before the trace started
+                # (sched_trace_mark_group()): its servers' state is not
+                # known until their events.
+                if num("old"):
+                    self.old.add(g)
+                elif (g != ROOT_CGID and g not in self.old
+                      and not any(k[1] == g for k in self.srv)):
                     self.fresh.add(g)
             elif rest.lstrip().startswith("rtedf_affinity"):
                 cpus = kv.get("cpus", "")
                 self.affinity[num("pid")] = {int(c) for c in cpus.split(",") if c}
+            elif rest.lstrip().startswith("rtedf_hold"):
+                self.holding_off = True
+            elif rest.lstrip().startswith("rtedf_judge"):
+                self.holding_off = False
+                self.pending.clear()
+            elif rest.lstrip().startswith("rtedf_prio"):
+                self.moving.discard(num("pid"))
+                # A boosted task keeps its donor's priority (sched_pi_setprio
+                # tells when that ends).
+                if num("pid") not in self.boost:
+                    self.set_prio(num("pid"), num("prio"))
+            # What the mark changed holds from now (not evidence of a CPU).
+            for c in list(self.curr):
+                self.recheck(c)
+            self.recheck_waiters()
+            return
+        if ev == "sched_process_fork":
+            parent, child = num("pid"), num("child_pid")
+            if parent in self.group:
+                self.group[child] = self.group[parent]
+            if parent in self.affinity:
+                self.affinity[child] = set(self.affinity[parent])
+            # Its priority is its parent's until it sets its own, which
+            # posix_spawn() does with no event: not judged until a mark or
+            # its first switch out (prev_prio) says.
+            self.moving.add(child)
+            self.forked.add(child)
+            return
+        if ev == "sched_pi_setprio":
+            self.set_prio(num("pid"), num("newprio"))
             return
         self.ring[cpu].append(line.rstrip()[-200:])
 
@@ -291,13 +381,18 @@ class Checker:
             sm = SWITCH.search(rest)
             if not sm:
                 return
-            prev, _, state, ncomm, nxt, nprio = sm.groups()
+            prev, pprio, state, ncomm, nxt, nprio = sm.groups()
             prev, nxt, nprio = int(prev), int(nxt), int(nprio)
+            # A switch away from an RT task: where the CPU pulls.
+            pull_point = prev != 0 and 0 <= int(pprio) < 100
             # The stoppers (migration/N) show as FIFO 99 and DEADLINE
             # tasks as -1: neither runs on an RT server.
             if ncomm.startswith("migration/") or nprio < 0:
                 nprio = 100
             self.charge(cpu, t)
+            if prev in self.forked:
+                self.forked.discard(prev)
+                self.moving.discard(prev)
             if state.startswith("R"):
                 self.runnable[prev] = (cpu, int(sm.group(2)))
             else:
@@ -306,7 +401,7 @@ class Checker:
             self.since_switch[cpu] = t
             if nxt:
                 self.runnable[nxt] = (cpu, nprio)
-            if nprio < 100 and nxt != 0:
+            if nprio < 100 and nxt != 0 and nxt not in self.moving:
                 g = self.server_of(nxt)
                 s = self.srv.get((cpu, g))
                 if s is not None and s.throttled:
@@ -345,7 +440,7 @@ class Checker:
         if touched is not None:
             self.recheck(touched)
         self.recheck_waiters()
-        self.expire(t, cpu, resched or not evidence, ev == "sched_switch")
+        self.expire(t, cpu, resched or not evidence, pull_point)
 
     def server_event(self, ev, t, cpu, g, kv, num, rest):
         s = self.srv[(cpu, g)]
@@ -372,14 +467,21 @@ class Checker:
         elif ev == "sched_rt_replenish":
             s.deadline = num("deadline")
             s.budget_ref, s.ran = num("budget"), 0
+            if num("runtime") is not None:
+                s.runtime = num("runtime")
             # Its task still on the CPU since the throttle: the time it
             # ran meanwhile (the CPU's lateness in switching, judged by
             # the throttled rule) is charged with the next throttle.
             cur = self.curr.get(cpu)
             if s.throttled_at is not None and cur and self.server_of(cur[0]) == g:
                 s.carry = t - s.throttled_at
-            # Still in debt: throttled until the next one.
-            s.throttled = s.budget_ref <= 0 and s.throttled
+            # Still in debt: throttled until the next one (a server
+            # without runtime runs with none, after the others).  Known
+            # from this event alone, for a server seen first here.
+            if s.runtime is not None:
+                s.throttled = s.budget_ref <= 0 and s.runtime > 0
+            else:
+                s.throttled = s.budget_ref <= 0 and s.throttled
         elif ev == "sched_rt_throttle":
             # The lateness of what enforced it: the hrtick's, or for a
             # budget stopped by the tick (the hrtick is armed only for a
@@ -517,6 +619,12 @@ def throttle(cpu, t_us, g, overrun, expires=0, fired=0, ran=0):
               "hrtick_fired=%d" % (cpu, g, overrun, ran, expires, fired))
 
 
+def replenish(cpu, t_us, g, budget, deadline, runtime, debt=0):
+    return ev(cpu, t_us, "sched_rt_replenish",
+              "cpu=%d cgroup_id=%d budget=%d deadline=%d runtime=%d debt=%d now=0"
+              % (cpu, g, budget, deadline, runtime, debt))
+
+
 def selftest():
     MS = 1_000_000
     base = [mark(0, "rtedf_attach pid=10 cgroup_id=5"),
@@ -566,17 +674,72 @@ def selftest():
                  sw(1, 20, 0, 120, "R", 10, 89),
                  sw(0, 20, 0, 120, "R", 20, 89),
                  ev(0, 30, "sched_wakeup", "comm=x pid=11 prio=50 target_cpu=000"),
-                 ev(1, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=001"),
+                 ev(0, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=000"),
                  srv(0, 400, "dequeue", 6, 0, 0),
                  sw(0, 400, 20, 89, "S", 11, 50)]),
         # pid 10 waits on CPU 0 behind group 6 while CPU 1 idles (group 5
         # is new in the trace: its server on CPU 1 has its budget)
         ("idle", "idle",
          good + [ev(0, 30, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=000"),
-                 ev(1, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=001"),
+                 ev(0, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=000"),
                  srv(0, 500, "dequeue", 6, 0, 0),
                  sw(0, 500, 20, 89, "S", 10, 89)]),
+        # the same, of pid 12, forked by pid 10 while tracing: it is in
+        # group 5 and may run on CPU 1
+        ("a forked task", "idle",
+         good + [ev(0, 25, "sched_process_fork",
+                    "comm=x pid=10 child_comm=x child_pid=12"),
+                 ev(0, 30, "sched_wakeup_new", "comm=x pid=12 prio=89 target_cpu=000"),
+                 mark(31, "rtedf_prio pid=12 prio=89"),
+                 ev(0, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=000"),
+                 srv(0, 500, "dequeue", 6, 0, 0),
+                 sw(0, 500, 20, 89, "S", 12, 89)]),
     ]
+    idle = [c for c in cases if c[0] == "idle"][0][2]
+    cases[2:2] = [
+        # group 6 runs out of a runtime set to 0: it goes on after the
+        # others (group 5's task is asleep), with no budget, and is not
+        # throttled
+        ("a server without runtime", None,
+         good + [srv(0, 500, "dequeue", 5, 2 * MS, 10 * MS + 10_000),
+                 throttle(0, 1020, 6, 0),
+                 srv(0, 1020, "dequeue", 6, 0, 0),
+                 replenish(0, 1021, 6, 0, 8 * MS, 0, 1000),
+                 srv(0, 1021, "enqueue", 6, 0, 8 * MS),
+                 sw(0, 1025, 20, 89, "R", 20, 89)]),
+        # the idle case, but the only events after the bound are CPU 1's
+        # switches between non-RT tasks (no pull there) while CPU 0, which
+        # would push pid 10, records nothing: a vCPU the emulator stopped
+        ("a stopped vCPU that would push", None,
+         good + [ev(0, 30, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=000"),
+                 sw(1, 300, 0, 120, "R", 40, 120),
+                 sw(1, 400, 40, 120, "R", 41, 120),
+                 srv(0, 500, "dequeue", 6, 0, 0),
+                 sw(0, 500, 20, 89, "S", 10, 89)]),
+        # the throttled case, but pid 20 is being moved to another group
+        # (its rtedf_attach comes after the kernel moved it)
+        ("a task being moved", None,
+         good + [throttle(0, 1020, 6, 0),
+                 srv(0, 1020, "dequeue", 6, 0, 0),
+                 mark(1050, "rtedf_moving pid=20"),
+                 ev(0, 1200, "sched_wakeup", "comm=x pid=30 prio=120 target_cpu=001"),
+                 sw(0, 1320, 20, 89, "S", 10, 89),
+                 mark(1400, "rtedf_attach pid=20 cgroup_id=5")]),
+        # the edf case, but while the tasks' marks are written
+        ("a schedule before the marks end", None,
+         [mark(0, "rtedf_hold")] + base + [sw(0, 20, 0, 120, "R", 10, 89),
+                                           mark(25, "rtedf_judge")]),
+        # the idle case, but the first event of group 5 on CPU 1 is a
+        # replenishment that leaves it in debt: CPU 1 has nothing for it
+        ("a server in debt from before the trace", None,
+         idle[:-4] + [replenish(1, 25, 5, -1000, 12 * MS, 2 * MS, 3000)] + idle[-4:]),
+    ]
+    # the global-fp case, but pid 11 was set to prio 95 as it waited:
+    # below pid 10, so nothing is broken
+    gfp = [c for c in cases if c[0] == "global-fp"][0][2]
+    cases.insert(2, ("a priority lowered while waiting", None,
+                     gfp[:-3] + [mark(35, "rtedf_prio pid=11 prio=95")] + gfp[-3:-1]
+                     + [sw(0, 400, 20, 89, "S", 11, 95)]))
     fails = 0
     for name, want, lines in cases:
         c = check_lines(lines)
@@ -584,7 +747,8 @@ def selftest():
         ok = got == ([want] if want else [])
         fails += not ok
         print("%s %s: flagged %s" % ("ok" if ok else "not ok",
-                                     name if want is None else "breaks " + want,
+                                     name if want is None else "breaks " + want
+                                     + ("" if name == want else " (%s)" % name),
                                      ", ".join(got) or "nothing"))
     return 1 if fails else 0
 
