@@ -62,9 +62,10 @@ pull, a few tens of microseconds of guest time under QEMU's icount.  A
 condition that lasts longer breaks its rule only once a CPU that should
 end it records an event after the bound with no reschedule pending on
 it: for edf and throttled the CPU that runs the task; for idle and
-global-fp the waiting task's CPU, which pushes it right after its
-switches (with RT_PUSH_IPI a pull is a push that CPU runs too), and the
-CPU that idles or runs the lower task when it switches away from an RT
+global-fp the waiting task's CPU once it has switched since the wait
+began (it pushes in the balance callback right after a switch; with
+RT_PUSH_IPI a pull is a push that CPU runs too), and the CPU that idles
+or runs the lower task while idle or when it switches away from an RT
 task, where it pulls (switching between lower tasks, it does not look
 for RT tasks elsewhere, on stock either).  A CPU that
 records nothing meanwhile, or only the bookkeeping of the code path that
@@ -126,6 +127,7 @@ class Checker:
         self.holding_off = False                  # between rtedf_hold and _judge
         self.moving = set()                       # pids being moved or chrt'd
         self.forked = set()                       # forked, prio not known yet
+        self.last_switch = {}                     # cpu -> ns of its last switch
         self.curr = {}                            # cpu -> (pid, prio)
         self.since_switch = {}                    # cpu -> ns
         self.runnable = {}                        # pid -> (cpu, prio)
@@ -173,7 +175,18 @@ class Checker:
         for key, (since, rule, c, msg, own, cpus, scpu) in list(self.pending.items()):
             if t - since <= self.bound:
                 continue
-            if own and not ((cpu in cpus or (pull and cpu == scpu)) and not resched):
+            if scpu is not None:
+                # A wait (idle, global-fp): the waiting task's CPU pushes
+                # it in the balance callback after a switch, so any later
+                # event of that CPU shows no push came; the other CPU
+                # pulls when it switches away from an RT task, or from
+                # idle (the replenishment timer, a push IPI).
+                pcpu = next(iter(cpus))
+                sw = self.last_switch.get(pcpu, -1)
+                if resched or not ((cpu == pcpu and since < sw < t) or
+                                   (cpu == scpu and (pull or self.curr.get(scpu, (0,))[0] == 0))):
+                    continue
+            elif own and not (cpu in cpus and not resched):
                 continue
             self.report(rule, since, c, "%s, for %d us" % (msg, (t - since) // 1000))
             del self.pending[key]
@@ -399,6 +412,7 @@ class Checker:
                 self.runnable.pop(prev, None)
             self.curr[cpu] = (nxt, nprio)
             self.since_switch[cpu] = t
+            self.last_switch[cpu] = t
             if nxt:
                 self.runnable[nxt] = (cpu, nprio)
             if nprio < 100 and nxt != 0 and nxt not in self.moving:
@@ -674,14 +688,18 @@ def selftest():
                  sw(1, 20, 0, 120, "R", 10, 89),
                  sw(0, 20, 0, 120, "R", 20, 89),
                  ev(0, 30, "sched_wakeup", "comm=x pid=11 prio=50 target_cpu=000"),
+                 # CPU 0 switches (and would push pid 11 right after),
+                 # then runs on without having pushed it
+                 mark(40, "rtedf_attach pid=21 cgroup_id=6"),
+                 sw(0, 100, 20, 89, "S", 21, 89),
                  ev(0, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=000"),
                  srv(0, 400, "dequeue", 6, 0, 0),
-                 sw(0, 400, 20, 89, "S", 11, 50)]),
+                 sw(0, 400, 21, 89, "S", 11, 50)]),
         # pid 10 waits on CPU 0 behind group 6 while CPU 1 idles (group 5
         # is new in the trace: its server on CPU 1 has its budget)
         ("idle", "idle",
          good + [ev(0, 30, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=000"),
-                 ev(0, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=000"),
+                 ev(1, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=001"),
                  srv(0, 500, "dequeue", 6, 0, 0),
                  sw(0, 500, 20, 89, "S", 10, 89)]),
         # the same, of pid 12, forked by pid 10 while tracing: it is in
@@ -691,7 +709,7 @@ def selftest():
                     "comm=x pid=10 child_comm=x child_pid=12"),
                  ev(0, 30, "sched_wakeup_new", "comm=x pid=12 prio=89 target_cpu=000"),
                  mark(31, "rtedf_prio pid=12 prio=89"),
-                 ev(0, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=000"),
+                 ev(1, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=001"),
                  srv(0, 500, "dequeue", 6, 0, 0),
                  sw(0, 500, 20, 89, "S", 12, 89)]),
     ]
