@@ -62,12 +62,18 @@ pull, a few tens of microseconds of guest time under QEMU's icount.  A
 condition that lasts longer breaks its rule only once a CPU that should
 end it records an event after the bound with no reschedule pending on
 it: for edf and throttled the CPU that runs the task; for idle and
-global-fp the waiting task's CPU once it has switched since the wait
-began (it pushes in the balance callback right after a switch; with
-RT_PUSH_IPI a pull is a push that CPU runs too), and the CPU that idles
-or runs the lower task while idle or when it switches away from an RT
-task, where it pulls (switching between lower tasks, it does not look
-for RT tasks elsewhere, on stock either).  A CPU that
+global-fp, a CPU that has passed the point where it pushes or pulls:
+the waiting task's CPU once it has switched since the wait began (it
+pushes in the balance callback right after a switch), the CPU that
+recorded the wakeup that began the wait (task_woken_rt() pushes right
+after it; any of its events counts, in any context, unless the task
+running where the woken one waits has just left the queue: it is in
+its switch, which may drop the lock to balance, and the woken task runs
+there next), and the CPU that idles or runs the lower task when it
+switches away from an RT task or after a replenishment timer since the
+wait began, where it pulls (switching between lower tasks or out of
+idle, it does not look for RT tasks elsewhere, on stock either; without
+RT_PUSH_IPI, off by default, a pull is the puller's own).  A CPU that
 records nothing meanwhile, or only the bookkeeping of the code path that
 raised the condition, may be a vCPU the emulator stopped, which says
 nothing of the scheduler's decisions.
@@ -128,6 +134,9 @@ class Checker:
         self.moving = set()                       # pids being moved or chrt'd
         self.forked = set()                       # forked, prio not known yet
         self.last_switch = {}                     # cpu -> ns of its last switch
+        self.replenished = {}                     # cpu -> ns of its last replenishment
+        self.wake = None                          # (cpu, pid) of a wakeup being fed
+        self.leaving = set()                      # CPUs whose RT task left its queue
         self.curr = {}                            # cpu -> (pid, prio)
         self.since_switch = {}                    # cpu -> ns
         self.runnable = {}                        # pid -> (cpu, prio)
@@ -169,22 +178,39 @@ class Checker:
             self.pending.pop(key, None)
             return
         if key not in self.pending:
-            self.pending[key] = (self.now, rule, cpu, msg, own, cpus or {cpu}, switch_cpu)
+            # A wait that a wakeup began: the waking CPU pushes the task
+            # right after it (task_woken_rt()).
+            # (A task leaving its CPU there, see feed(), does not count:
+            # the woken task runs there next.)
+            wcpu = None
+            if (switch_cpu is not None and self.wake is not None and self.wake[1] == key[1]
+                    and not (cpus or {cpu}) & self.leaving):
+                wcpu = self.wake[0]
+            self.pending[key] = (self.now, rule, cpu, msg, own, cpus or {cpu}, switch_cpu, wcpu)
 
-    def expire(self, t, cpu=None, resched=False, pull=False):
-        for key, (since, rule, c, msg, own, cpus, scpu) in list(self.pending.items()):
+    def expire(self, t, cpu=None, resched=False, pull=False, ran=False):
+        for key, (since, rule, c, msg, own, cpus, scpu, wcpu) in list(self.pending.items()):
             if t - since <= self.bound:
                 continue
             if scpu is not None:
                 # A wait (idle, global-fp): the waiting task's CPU pushes
                 # it in the balance callback after a switch, so any later
                 # event of that CPU shows no push came; the other CPU
-                # pulls when it switches away from an RT task, or from
-                # idle (the replenishment timer, a push IPI).
+                # pulls when it switches away from an RT task (pull: this
+                # event is that switch), or in the replenishment timer,
+                # so any later event of that CPU after a replenishment
+                # since the wait began.  Its other events prove nothing:
+                # switching among lower tasks or out of idle, a CPU does
+                # not look for RT tasks elsewhere (on stock either).  A
+                # wait that began at a wakeup: any later event of the CPU
+                # that recorded it, in whatever context (ran), comes after
+                # the push that should have ended it.
                 pcpu = next(iter(cpus))
                 sw = self.last_switch.get(pcpu, -1)
-                if resched or not ((cpu == pcpu and since < sw < t) or
-                                   (cpu == scpu and (pull or self.curr.get(scpu, (0,))[0] == 0))):
+                rp = self.replenished.get(scpu, -1)
+                if not ((ran and cpu == wcpu) or
+                        (not resched and ((cpu == pcpu and since < sw < t) or
+                                          (cpu == scpu and (pull or since <= rp < t))))):
                     continue
             elif own and not (cpu in cpus and not resched):
                 continue
@@ -324,8 +350,8 @@ class Checker:
         # And in task context: an interrupt handler has not passed the
         # scheduling point at its end yet.
         fl = m["flags"] or ""
-        evidence = (not ev.startswith("sched_rt_server_") and ev != "sched_rt_throttle"
-                    and (len(fl) < 3 or fl[2] == "."))
+        ran = not ev.startswith("sched_rt_server_") and ev != "sched_rt_throttle"
+        evidence = ran and (len(fl) < 3 or fl[2] == ".")
         kv = dict(KV.findall(rest))
         num = lambda k: int(kv[k]) if k in kv else None
         touched = cpu
@@ -413,6 +439,7 @@ class Checker:
             self.curr[cpu] = (nxt, nprio)
             self.since_switch[cpu] = t
             self.last_switch[cpu] = t
+            self.leaving.discard(cpu)
             if nxt:
                 self.runnable[nxt] = (cpu, nprio)
             if nprio < 100 and nxt != 0 and nxt not in self.moving:
@@ -433,6 +460,7 @@ class Checker:
             tc = num("target_cpu")
             self.runnable[num("pid")] = (tc, num("prio"))
             touched = tc
+            self.wake = (cpu, num("pid"))
         elif ev == "sched_migrate_task":
             pid = num("pid")
             if pid in self.runnable:
@@ -447,6 +475,15 @@ class Checker:
                 else:
                     self.boost.pop(num("pid"), None)
             else:
+                if ev == "sched_rt_replenish":
+                    self.replenished[c] = t
+                # The server of the RT task running on c leaves the tree:
+                # the task blocks or is throttled, and leaves the CPU (it
+                # may drop its lock to balance before its switch).
+                cur = self.curr.get(c, (0, 120))
+                if (ev == "sched_rt_server_dequeue" and cur[0] and cur[1] < 100
+                        and self.server_of(cur[0]) == num("cgroup_id")):
+                    self.leaving.add(c)
                 self.charge(c, t)
                 self.server_event(ev, t, c, num("cgroup_id"), kv, num, rest)
         else:
@@ -454,7 +491,8 @@ class Checker:
         if touched is not None:
             self.recheck(touched)
         self.recheck_waiters()
-        self.expire(t, cpu, resched or not evidence, pull_point)
+        self.wake = None
+        self.expire(t, cpu, resched or not evidence, pull_point, ran)
 
     def server_event(self, ev, t, cpu, g, kv, num, rest):
         s = self.srv[(cpu, g)]
@@ -696,10 +734,19 @@ def selftest():
                  srv(0, 400, "dequeue", 6, 0, 0),
                  sw(0, 400, 21, 89, "S", 11, 50)]),
         # pid 10 waits on CPU 0 behind group 6 while CPU 1 idles (group 5
-        # is new in the trace: its server on CPU 1 has its budget)
+        # is new in the trace: its server on CPU 1 has its budget), and
+        # CPU 1 runs on after its replenishment timer (which pulls)
         ("idle", "idle",
          good + [ev(0, 30, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=000"),
+                 replenish(1, 200, 5, 2 * MS, 10 * MS + 200_000, 2 * MS),
                  ev(1, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=001"),
+                 srv(0, 500, "dequeue", 6, 0, 0),
+                 sw(0, 500, 20, 89, "S", 10, 89)]),
+        # the same, but CPU 1 records nothing: CPU 0, which woke pid 10,
+        # runs on without pushing it (task_woken_rt() pushes)
+        ("at a wakeup", "idle",
+         good + [ev(0, 30, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=000"),
+                 ev(0, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=000"),
                  srv(0, 500, "dequeue", 6, 0, 0),
                  sw(0, 500, 20, 89, "S", 10, 89)]),
         # the same, of pid 12, forked by pid 10 while tracing: it is in
@@ -709,6 +756,7 @@ def selftest():
                     "comm=x pid=10 child_comm=x child_pid=12"),
                  ev(0, 30, "sched_wakeup_new", "comm=x pid=12 prio=89 target_cpu=000"),
                  mark(31, "rtedf_prio pid=12 prio=89"),
+                 replenish(1, 200, 5, 2 * MS, 10 * MS + 200_000, 2 * MS),
                  ev(1, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=001"),
                  srv(0, 500, "dequeue", 6, 0, 0),
                  sw(0, 500, 20, 89, "S", 12, 89)]),
@@ -734,6 +782,33 @@ def selftest():
                  sw(1, 400, 40, 120, "R", 41, 120),
                  srv(0, 500, "dequeue", 6, 0, 0),
                  sw(0, 500, 20, 89, "S", 10, 89)]),
+        # pid 10 waits on CPU 0 behind group 6 while CPU 1 runs a lower
+        # task; CPU 0 switches (its balance callback would push pid 10)
+        # and records nothing more, while CPU 1 goes idle and runs a
+        # lower task again, switches that pull nothing (on stock either);
+        # then CPU 0 pushes.  Seen on 4 icount vCPUs (torture, seed 1).
+        ("a stopped vCPU after its switch", None,
+         good + [sw(1, 25, 0, 120, "R", 40, 120),
+                 ev(0, 30, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=000"),
+                 mark(40, "rtedf_attach pid=21 cgroup_id=6"),
+                 sw(0, 100, 20, 89, "S", 21, 89),
+                 sw(1, 300, 40, 120, "S", 0, 120),
+                 sw(1, 400, 0, 120, "R", 41, 120),
+                 ev(0, 1100, "sched_migrate_task",
+                    "comm=x pid=10 prio=89 orig_cpu=0 dest_cpu=1"),
+                 sw(1, 1110, 41, 120, "R", 10, 89)]),
+        # pid 20 blocks: its server leaves the tree, and CPU 0 drops its
+        # lock to balance before the switch; CPU 1 wakes pid 21, of the
+        # same group and priority, on CPU 0, where it runs next (nothing
+        # to push), and runs on
+        ("a task leaving its CPU", None,
+         good + [mark(40, "rtedf_attach pid=21 cgroup_id=6"),
+                 mark(40, "rtedf_affinity pid=21 cpus=0,1"),
+                 srv(0, 100, "dequeue", 6, 900_000, 5 * MS + 11_000),
+                 srv(0, 120, "enqueue", 6, 900_000, 5 * MS + 11_000),
+                 ev(1, 120, "sched_wakeup", "comm=x pid=21 prio=89 target_cpu=000"),
+                 ev(1, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=001"),
+                 sw(0, 400, 20, 89, "S", 21, 89)]),
         # the throttled case, but pid 20 is being moved to another group
         # (its rtedf_attach comes after the kernel moved it)
         ("a task being moved", None,
