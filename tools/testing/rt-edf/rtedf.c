@@ -181,14 +181,19 @@ static void trace_mark(const char *fmt, ...)
 		return;
 }
 
+/* The thread a pid argument names: 0 is the caller, as for the syscalls. */
+static pid_t tid_of(pid_t pid)
+{
+	return pid ? pid : (pid_t)syscall(SYS_gettid);
+}
+
 void sched_trace_mark_affinity(pid_t pid)
 {
 	char list[128] = "";
 	cpu_set_t set;
 	size_t len = 0;
 
-	if (!pid)
-		pid = (pid_t)syscall(SYS_gettid);
+	pid = tid_of(pid);
 	if (sched_getaffinity(pid, sizeof(set), &set))
 		return;
 	for (int cpu = 0; cpu < CPU_SETSIZE && len + 8 < sizeof(list); cpu++)
@@ -199,7 +204,7 @@ void sched_trace_mark_affinity(pid_t pid)
 
 int cg_attach(const char *group, pid_t pid)
 {
-	pid_t tid = pid ? pid : (pid_t)syscall(SYS_gettid);
+	pid_t tid = tid_of(pid);
 	int err;
 
 	/* Its group is not known until the move is marked (schedcheck.py). */
@@ -248,8 +253,7 @@ static int kernel_prio(int policy, int prio)
 int set_sched(pid_t pid, int policy, int prio)
 {
 	struct sched_param sp = { .sched_priority = prio };
-
-	pid_t tid = pid ? pid : (pid_t)syscall(SYS_gettid);
+	pid_t tid = tid_of(pid);
 
 	trace_mark("rtedf_moving pid=%d\n", tid);
 	if (sched_setscheduler(pid, policy, &sp)) {
