@@ -8,9 +8,9 @@
 # vCPU count, default 90) and SEED (default 1) for the torture.
 #
 # Builds what is missing, runs the guest suite on each vCPU count (and
-# precision once more on 2 vCPUs booted with nohz_full=1, placement on 2
-# vCPUs of plain TCG, and coresched on 2 vCPUs that are SMT siblings), then
-# on
+# cgroup_v2 once more on 1 vCPU booted with rtedf.cgroup=v2, precision on
+# 2 vCPUs booted with nohz_full=1, placement on 2 vCPUs of plain TCG, and
+# coresched on 2 vCPUs that are SMT siblings), then on
 # the rt-edf kernel the churn torture (scripts/torture.sh)
 # on each vCPU count above 1 (90 s each: 3 minutes on 2 and 4 vCPUs),
 # checkpatch.pl --strict on every patch and sparse on
@@ -58,22 +58,27 @@ for smp in $smps; do
 	cat "$d/counts" >>"$logs/counts"
 done
 
-# One test more on 2 vCPUs in another setting, with the 2-vCPU runs:
-#   run2 LABEL TEST [VAR=VALUE...]   (the variables for qemu-run.sh and
-#   report.sh)
-run2() {
-	local label=$1 t=$2 d t0
-	shift 2
-	[[ " $smps " == *" 2 "* ]] || return 0
+# One test more on N vCPUs in another setting, with the N-vCPU runs:
+#   run_on N LABEL TEST [VAR=VALUE...]   (the variables for qemu-run.sh
+#   and report.sh); run2 is run_on 2.
+run_on() {
+	local n=$1 label=$2 t=$3 d t0
+	shift 3
+	[[ " $smps " == *" $n "* ]] || return 0
 	[ -z "$tests" ] || [[ " $tests " == *" $t "* ]] || return 0
 	d=$logs/$label
 	t0=$(date +%s)
-	env "$@" "$TOP/scripts/qemu-run.sh" -k "$img" -s 2 -t "$t" \
+	env "$@" "$TOP/scripts/qemu-run.sh" -k "$img" -s "$n" -t "$t" \
 		-T "${RTEDF_TIMEOUT:-1500}" -o "$d" || true
 	env "$@" "$TOP/scripts/report.sh" "$d" "$label" "$xfail" || status=1
 	msg "$label: guest run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
 	cat "$d/counts" >>"$logs/counts"
 }
+run2() { run_on 2 "$@"; }
+
+# cgroup v2, mounted as systemd does (tools/testing/rt-edf/cgroup_v2.c;
+# it skips itself in the other runs).
+run_on 1 v2 cgroup_v2 RTEDF_APPEND="${RTEDF_APPEND:+$RTEDF_APPEND }rtedf.cgroup=v2"
 
 # nohz_full: precision on a CPU whose tick stops under a single task
 # (tools/testing/rt-edf/precision.c).

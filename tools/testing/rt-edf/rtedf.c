@@ -25,17 +25,36 @@ void rtedf_init(void)
 	cg_mount();
 }
 
+bool cg_v2(void)
+{
+	const char *v = getenv("RTEDF_CGROUP");
+
+	return v && !strcmp(v, "v2");
+}
+
 void cg_mount(void)
 {
 	struct stat st;
 
-	if (stat(CG_ROOT "/cpu.rt_period_us", &st) == 0)
+	if (cg_v2()) {
+		if (stat(CG_ROOT_V2 "/cgroup.controllers", &st) == 0)
+			return;
+		mkdir(CG_ROOT_V2, 0755);
+		if (mount("cgroup2", CG_ROOT_V2, "cgroup2", 0, "nsdelegate"))
+			die("mount -t cgroup2 -o nsdelegate " CG_ROOT_V2);
+		/* As below; the file is missing on stock. */
+		if (cg_has("", "cpu.rt.tasks.max") &&
+		    cg_write_ll("", "cpu.rt.tasks.max", ROOT_TASK_RUNTIME_US))
+			die("lowering the root group's cpu.rt.tasks.max");
+		return;
+	}
+	if (stat(CG_ROOT_V1 "/cpu.rt_period_us", &st) == 0)
 		return;
 	mkdir("/sys/fs/cgroup", 0755);
 	mount("cgroup_root", "/sys/fs/cgroup", "tmpfs", 0, "mode=755");
-	mkdir(CG_ROOT, 0755);
-	if (mount("cgroup", CG_ROOT, "cgroup", 0, "cpu,cpuacct"))
-		die("mount -t cgroup -o cpu,cpuacct " CG_ROOT);
+	mkdir(CG_ROOT_V1, 0755);
+	if (mount("cgroup", CG_ROOT_V1, "cgroup", 0, "cpu,cpuacct"))
+		die("mount -t cgroup -o cpu,cpuacct " CG_ROOT_V1);
 	/*
 	 * rt-edf: by default the root group's own RT tasks hold all of the
 	 * RT bandwidth; leave them 5% so that groups can be reserved, as the
@@ -50,7 +69,8 @@ const char *cg_path(const char *group, const char *file)
 {
 	static char buf[4096];
 
-	snprintf(buf, sizeof(buf), "%s%s%s%s%s", CG_ROOT, *group ? "/" : "",
+	snprintf(buf, sizeof(buf), "%s%s%s%s%s", cg_v2() ? CG_ROOT_V2 : CG_ROOT_V1,
+		 *group ? "/" : "",
 		 group, *file ? "/" : "", file);
 	return buf;
 }
@@ -122,6 +142,24 @@ static int __cg_group(const char *group, long long period_us, long long runtime_
 {
 	int err;
 
+	if (cg_v2()) {
+		char parent[256], val[64];
+		char *slash;
+
+		snprintf(parent, sizeof(parent), "%s", group);
+		slash = strrchr(parent, '/');
+		if (slash)
+			*slash = 0;
+		else
+			parent[0] = 0;
+		err = cg_write(parent, "cgroup.subtree_control", "+cpu");
+		if (err)
+			return err;
+		if (mkdir(cg_path(group, ""), 0755) && errno != EEXIST)
+			return -errno;
+		snprintf(val, sizeof(val), "%lld %lld", runtime_us, period_us);
+		return cg_write(group, "cpu.rt.max", val);
+	}
 	if (mkdir(cg_path(group, ""), 0755) && errno != EEXIST)
 		return -errno;
 	/*
@@ -209,7 +247,7 @@ int cg_attach(const char *group, pid_t pid)
 
 	/* Its group is not known until the move is marked (schedcheck.py). */
 	trace_mark("rtedf_moving pid=%d\n", tid);
-	err = cg_write_ll(group, "tasks", pid);
+	err = cg_write_ll(group, cg_v2() ? "cgroup.procs" : "tasks", pid);
 	if (!err) {
 		trace_mark("rtedf_attach pid=%d cgroup_id=%lld\n", tid, cg_ino(group));
 		sched_trace_mark_affinity(tid);

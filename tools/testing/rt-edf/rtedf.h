@@ -15,8 +15,14 @@
 
 #include "kselftest.h"
 
-/* Where the tests mount the cgroup v1 cpu,cpuacct hierarchy. */
-#define CG_ROOT "/sys/fs/cgroup/cpu"
+/*
+ * Where the groups are: the cgroup v1 cpu,cpuacct hierarchy the tests
+ * mount, or with RTEDF_CGROUP=v2 (rtedf.cgroup=v2 on the guest's command
+ * line) the cgroup2 hierarchy, mounted as systemd does.
+ */
+#define CG_ROOT_V1 "/sys/fs/cgroup/cpu"
+#define CG_ROOT_V2 "/sys/fs/cgroup"
+bool cg_v2(void);
 
 /* What the tests leave to the root group's own RT tasks (of 1 s). */
 #define ROOT_TASK_RUNTIME_US	50000
@@ -25,12 +31,16 @@
 #define NSEC_PER_MSEC	1000000ULL
 #define NSEC_PER_SEC	1000000000ULL
 
-/* Mounts the hierarchy at CG_ROOT unless it is; exits on failure. */
+/*
+ * Mounts the hierarchy unless it is; exits on failure.  On v2, cgroup2
+ * with nsdelegate at CG_ROOT_V2; cg_group() enables the cpu controller
+ * where it makes a group.
+ */
 void cg_mount(void);
 /* Line-buffers stdout, prints the TAP header, mounts the hierarchy. */
 void rtedf_init(void);
 
-/* "<CG_ROOT>/<group>/<file>"; group "" is the root.  Static buffer. */
+/* "<root>/<group>/<file>"; group "" is the root.  Static buffer. */
 const char *cg_path(const char *group, const char *file);
 bool cg_has(const char *group, const char *file);
 /* Writes the string as one write(2); returns 0 or -errno. */
@@ -38,10 +48,15 @@ int cg_write(const char *group, const char *file, const char *val);
 int cg_write_ll(const char *group, const char *file, long long val);
 /* Reads a number; returns 0 or -errno. */
 int cg_read_ll(const char *group, const char *file, long long *val);
-/* Creates (or reuses) a group and gives it runtime every period (us). */
+/*
+ * Creates (or reuses) a group and gives it runtime every period (us); on
+ * v2 in one write of cpu.rt.max, after enabling the cpu controller in the
+ * parent's cgroup.subtree_control.
+ */
 int cg_group(const char *group, long long period_us, long long runtime_us);
 /* Removes a group (it must hold no task).  Returns 0 or -errno. */
 int cg_remove(const char *group);
+/* Moves pid (0: the caller) to group: 'tasks' on v1, 'cgroup.procs' on v2. */
 int cg_attach(const char *group, pid_t pid);
 /* The group directory's inode number: its cgroup id, or -1. */
 long long cg_ino(const char *group);
