@@ -8,7 +8,7 @@
 # vCPU count, default 90) and SEED (default 1) for the torture.
 #
 # Builds what is missing, runs the guest suite on each vCPU count (and
-# cgroup_v2 once more on 1 vCPU booted with rtedf.cgroup=v2, precision on
+# cgroup_v2 and delegation on 1 vCPU booted with rtedf.cgroup=v2, precision on
 # 2 vCPUs booted with nohz_full=1, placement on 2 vCPUs of plain TCG, and
 # coresched on 2 vCPUs that are SMT siblings), then on
 # the rt-edf kernel the churn torture (scripts/torture.sh)
@@ -59,13 +59,20 @@ for smp in $smps; do
 done
 
 # One test more on N vCPUs in another setting, with the N-vCPU runs:
-#   run_on N LABEL TEST [VAR=VALUE...]   (the variables for qemu-run.sh
-#   and report.sh); run2 is run_on 2.
+#   run_on N LABEL "TEST..." [VAR=VALUE...]   (the variables for
+#   qemu-run.sh and report.sh); run2 is run_on 2.  With TESTS, only the
+#   tests named there.
 run_on() {
-	local n=$1 label=$2 t=$3 d t0
+	local n=$1 label=$2 t=$3 d t0 x sel=
 	shift 3
 	[[ " $smps " == *" $n "* ]] || return 0
-	[ -z "$tests" ] || [[ " $tests " == *" $t "* ]] || return 0
+	if [ -n "$tests" ]; then
+		for x in $t; do
+			[[ " $tests " == *" $x "* ]] && sel="$sel $x"
+		done
+		[ -n "$sel" ] || return 0
+		t=${sel# }
+	fi
 	d=$logs/$label
 	t0=$(date +%s)
 	env "$@" "$TOP/scripts/qemu-run.sh" -k "$img" -s "$n" -t "$t" \
@@ -76,9 +83,9 @@ run_on() {
 }
 run2() { run_on 2 "$@"; }
 
-# cgroup v2, mounted as systemd does (tools/testing/rt-edf/cgroup_v2.c;
-# it skips itself in the other runs).
-run_on 1 v2 cgroup_v2 RTEDF_APPEND="${RTEDF_APPEND:+$RTEDF_APPEND }rtedf.cgroup=v2"
+# cgroup v2, mounted as systemd does (tools/testing/rt-edf/cgroup_v2.c
+# and delegation.c; they skip themselves in the other runs).
+run_on 1 v2 "cgroup_v2 delegation" RTEDF_APPEND="${RTEDF_APPEND:+$RTEDF_APPEND }rtedf.cgroup=v2"
 
 # nohz_full: precision on a CPU whose tick stops under a single task
 # (tools/testing/rt-edf/precision.c).
