@@ -87,6 +87,7 @@ int main(void)
 	int err, i;
 
 	rtedf_init();
+	v1_interface_only();
 	ksft_set_plan(21);
 
 	for (i = 0; i < 4 && cg_has("", files[i]); i++)

@@ -137,6 +137,7 @@ int main(void)
 	pid_t pid;
 
 	rtedf_init();
+	v1_interface_only();
 	ksft_set_plan(nv * NR_FILES - 1 + NR_LIMITS);
 	setup();
 

@@ -31,6 +31,7 @@ int main(void)
 	bool ok;
 
 	rtedf_init();
+	v1_interface_only();
 	ksft_set_plan(5);
 
 	ksft_test_result(cg_has("", "cpu.rt_period_us") &&

@@ -136,6 +136,9 @@ int main(void)
 	count = shared_alloc(sizeof(*count));
 
 	/* Systemd's boot: a service with an RT task, then +cpu down the path. */
+	err = cg_write("", "cgroup.subtree_control", "-cpu");
+	if (err)
+		ksft_exit_fail_msg("-cpu at the root: %s\n", strerror(-err));
 	if (mkdir(cg_path("sys.slice", ""), 0755) || mkdir(cg_path("sys.slice/svc", ""), 0755))
 		ksft_exit_fail_msg("mkdir: %s\n", strerror(errno));
 	ticker = spawn_ticker("sys.slice/svc", count);

@@ -92,6 +92,7 @@ int main(void)
 	int err, i;
 
 	rtedf_init();
+	v1_interface_only();
 	ksft_set_plan(5);
 
 	cg_remove(CTR);

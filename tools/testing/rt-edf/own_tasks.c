@@ -20,6 +20,7 @@ int main(void)
 	int err;
 
 	rtedf_init();
+	v1_interface_only();
 	ksft_set_plan(2);
 
 	cg_remove(CHILD);

@@ -25,6 +25,17 @@ void rtedf_init(void)
 	cg_mount();
 }
 
+static int raw_write(const char *group, const char *file, const char *val);
+
+void v1_interface_only(void)
+{
+	if (!cg_v2())
+		return;
+	ksft_set_plan(1);
+	ksft_test_result_skip("the cgroup v1 files (cgroup_v2 tests the v2 ones)\n");
+	ksft_finished();
+}
+
 bool cg_v2(void)
 {
 	const char *v = getenv("RTEDF_CGROUP");
@@ -46,6 +57,8 @@ void cg_mount(void)
 		if (cg_has("", "cpu.rt.tasks.max") &&
 		    cg_write_ll("", "cpu.rt.tasks.max", ROOT_TASK_RUNTIME_US))
 			die("lowering the root group's cpu.rt.tasks.max");
+		/* Refused on stock while RT tasks are in groups (cgroup_v2.c). */
+		raw_write("", "cgroup.subtree_control", "+cpu");
 		return;
 	}
 	if (stat(CG_ROOT_V1 "/cpu.rt_period_us", &st) == 0)
@@ -75,12 +88,39 @@ const char *cg_path(const char *group, const char *file)
 	return buf;
 }
 
-bool cg_has(const char *group, const char *file)
+/*
+ * On cgroup v2 the tests' v1 file names stand for their v2 counterparts:
+ * "tasks" for cgroup.procs (the tests move single-threaded processes),
+ * the runtime and the period of cpu.rt_* for one of the two fields of
+ * cpu.rt.max, those of cpu.rt_task_* for one of cpu.rt.tasks.max, and
+ * cpuacct.usage (ns) for usage_usec of cpu.stat.  Other names are used
+ * as they are.
+ */
+struct v2_file {
+	const char *v1, *v2;
+	int field;		/* -1: the whole file; 0 runtime, 1 period */
+};
+
+static const struct v2_file v2_files[] = {
+	{ "tasks", "cgroup.procs", -1 },
+	{ "cpu.rt_runtime_us", "cpu.rt.max", 0 },
+	{ "cpu.rt_period_us", "cpu.rt.max", 1 },
+	{ "cpu.rt_task_runtime_us", "cpu.rt.tasks.max", 0 },
+	{ "cpu.rt_task_period_us", "cpu.rt.tasks.max", 1 },
+	{ "cpuacct.usage", "cpu.stat", -1 },
+};
+
+static const struct v2_file *v2_map(const char *file)
 {
-	return access(cg_path(group, file), F_OK) == 0;
+	if (!cg_v2())
+		return NULL;
+	for (size_t i = 0; i < sizeof(v2_files) / sizeof(v2_files[0]); i++)
+		if (!strcmp(file, v2_files[i].v1))
+			return &v2_files[i];
+	return NULL;
 }
 
-int cg_write(const char *group, const char *file, const char *val)
+static int raw_write(const char *group, const char *file, const char *val)
 {
 	int fd = open(cg_path(group, file), O_WRONLY);
 	ssize_t n;
@@ -94,6 +134,59 @@ int cg_write(const char *group, const char *file, const char *val)
 	return err;
 }
 
+static int raw_read(const char *group, const char *file, char *buf, size_t len)
+{
+	int fd = open(cg_path(group, file), O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -ENODATA;
+	buf[n] = 0;
+	return 0;
+}
+
+bool cg_has(const char *group, const char *file)
+{
+	const struct v2_file *m = v2_map(file);
+
+	return access(cg_path(group, m ? m->v2 : file), F_OK) == 0;
+}
+
+int cg_write(const char *group, const char *file, const char *val)
+{
+	const struct v2_file *m = v2_map(file);
+	char cur[128], out[160];
+	int err;
+
+	if (!m || m->field < 0)
+		return raw_write(group, m ? m->v2 : file, val);
+	/* One field of "$RUNTIME $PERIOD": the other stays. */
+	err = raw_read(group, m->v2, cur, sizeof(cur));
+	if (err)
+		return err;
+	if (!strncmp(cur, "auto", 4)) {
+		/* Own tasks that follow the group: -1 keeps them so. */
+		if (!strcmp(val, "-1"))
+			return 0;
+		/* A period alone: the runtime v1 would keep is not shown. */
+		if (m->field)
+			return access(cg_path(group, m->v2), W_OK) ? -errno : -EOPNOTSUPP;
+		return raw_write(group, m->v2, val);
+	}
+	if (m->field == 0 && !strcmp(val, "-1") && !strcmp(m->v2, "cpu.rt.tasks.max"))
+		return raw_write(group, m->v2, "auto");
+	cur[strcspn(cur, "\n")] = 0;
+	if (m->field == 0)
+		snprintf(out, sizeof(out), "%s %s", val, strchr(cur, ' ') ? strchr(cur, ' ') + 1 : "");
+	else
+		snprintf(out, sizeof(out), "%.*s %s", (int)strcspn(cur, " "), cur, val);
+	return raw_write(group, m->v2, out);
+}
+
 int cg_write_ll(const char *group, const char *file, long long val)
 {
 	char buf[32];
@@ -104,18 +197,32 @@ int cg_write_ll(const char *group, const char *file, long long val)
 
 int cg_read_ll(const char *group, const char *file, long long *val)
 {
-	char buf[64];
-	int fd = open(cg_path(group, file), O_RDONLY);
-	ssize_t n;
+	const struct v2_file *m = v2_map(file);
+	char buf[512], *p = buf;
+	int err;
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -ENODATA;
-	buf[n] = 0;
-	*val = strtoll(buf, NULL, 10);
+	err = raw_read(group, m ? m->v2 : file, buf, sizeof(buf));
+	if (err)
+		return err;
+	if (m && !strcmp(m->v2, "cpu.stat")) {
+		p = strstr(buf, "usage_usec ");
+		if (!p)
+			return -ENODATA;
+		*val = strtoll(p + 11, NULL, 10) * 1000;
+		return 0;
+	}
+	if (m && m->field >= 0) {
+		if (!strncmp(buf, "auto", 4)) {
+			*val = -1;
+			return 0;
+		}
+		if (m->field == 1) {
+			p = strchr(buf, ' ');
+			if (!p)
+				return -ENODATA;
+		}
+	}
+	*val = strtoll(p, NULL, 10);
 	return 0;
 }
 
@@ -274,7 +381,8 @@ bool cg_contains(const char *group, pid_t pid)
 		if (!ctl || !(grp = strchr(ctl + 1, ':')))
 			continue;
 		*grp++ = 0;
-		if (strstr(ctl + 1, "cpu") && !strcmp(grp, want))
+		/* v2: "0::/path", no controller named */
+		if ((cg_v2() ? !ctl[1] : !!strstr(ctl + 1, "cpu")) && !strcmp(grp, want))
 			found = true;
 	}
 	fclose(f);

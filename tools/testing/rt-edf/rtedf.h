@@ -39,6 +39,11 @@ bool cg_v2(void);
 void cg_mount(void);
 /* Line-buffers stdout, prints the TAP header, mounts the hierarchy. */
 void rtedf_init(void);
+/*
+ * For a test of the v1 files themselves: on cgroup v2, one point skipped
+ * (cgroup_v2.c tests the v2 files) and the program exits.
+ */
+void v1_interface_only(void);
 
 /* "<root>/<group>/<file>"; group "" is the root.  Static buffer. */
 const char *cg_path(const char *group, const char *file);

@@ -37,8 +37,15 @@
 
 #include "rtedf.h"
 
-#define GZ1		"zero-1"
-#define GZ2		"zero-2"
+#define GZP		"zero-p"
+/*
+ * On cgroup v2 a group without runtime directly below the root runs its
+ * RT tasks on the root's reservation (unreserved, as without groups):
+ * there Z1 and Z2 are children of zero-p, which reserves 1%, and so
+ * servers of their own.
+ */
+#define GZ1		(cg_v2() ? GZP "/zero-1" : "zero-1")
+#define GZ2		(cg_v2() ? GZP "/zero-2" : "zero-2")
 #define GT		"zero-t"
 #define RUN_NS		(3 * NSEC_PER_SEC)
 #define PERIOD		(100 * NSEC_PER_MSEC)
@@ -81,6 +88,9 @@ int main(void)
 	old = read_sysctl();
 	if (cg_group(GT, 100000, 20000))
 		die("setting up T");
+	if (cg_v2() && (cg_group(GZP, 1000000, 10000) ||
+			cg_write(GZP, "cgroup.subtree_control", "+cpu")))
+		die("setting up " GZP);
 	if ((mkdir(cg_path(GZ1, ""), 0755) && errno != EEXIST) ||
 	    (mkdir(cg_path(GZ2, ""), 0755) && errno != EEXIST))
 		die("making the groups without runtime");
@@ -108,6 +118,8 @@ int main(void)
 		ksft_print_msg("cannot restore sched_rt_runtime_us to %lld\n", old);
 	cg_remove(GZ1);
 	cg_remove(GZ2);
+	if (cg_v2())
+		cg_remove(GZP);
 	cg_remove(GT);
 
 	ksft_print_msg("T: %lu of %lu jobs late (worst %+.3f ms); root: %lu of %lu late (worst %+.3f ms); without runtime: %.1f and %.1f per mille\n",
