@@ -7,7 +7,9 @@
  *  - Enabling the cpu controller down a path whose groups already hold an
  *    RT task (as systemd does at boot, with services that run SCHED_FIFO)
  *    succeeds, and the task runs on: where no group on its path reserves
- *    RT time, RT tasks run on the root's servers, as without groups.  A
+ *    RT time, RT tasks run on the root's servers, as without groups.  It
+ *    may change its priority there (patch 13 as first written refused
+ *    that, as it refuses a task that would become RT there).  A
  *    reservation made on such a path while RT tasks run there is refused
  *    (EBUSY): their groups' own servers have none.
  *  - A new group has no reservation ("0 <sched_rt_period_us>", own tasks
@@ -49,7 +51,7 @@
 
 #include "rtedf.h"
 
-#define PLAN	16
+#define PLAN	17
 
 static int read_str(const char *group, const char *file, char *buf, size_t len)
 {
@@ -160,6 +162,9 @@ int main(void)
 	ksft_test_result(*count - v >= 50 && sched_getscheduler(ticker) == SCHED_FIFO &&
 			 stat_key("sys.slice/svc", "unreserved") == 1,
 			 "an RT task where no group on its path reserves runs on the root's servers\n");
+	err = set_sched(ticker, SCHED_FIFO, 20);
+	ksft_test_result(!err && sched_getscheduler(ticker) == SCHED_FIFO,
+			 "and may change its priority there (a new RT task may not)\n");
 	snprintf(want, sizeof(want), "0 %s", period);
 	err = cg_write("sys.slice", "cpu.rt.max", "100000 1000000");
 	ksft_test_result(err == -EBUSY && file_is("sys.slice", "cpu.rt.max", want),
