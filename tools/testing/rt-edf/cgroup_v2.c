@@ -163,7 +163,8 @@ int main(void)
 			 stat_key("sys.slice/svc", "unreserved") == 1,
 			 "an RT task where no group on its path reserves runs on the root's servers\n");
 	err = set_sched(ticker, SCHED_FIFO, 20);
-	ksft_test_result(!err && sched_getscheduler(ticker) == SCHED_FIFO,
+	ksft_test_result(!err && sched_getscheduler(ticker) == SCHED_FIFO &&
+			 stat_key("sys.slice/svc", "unreserved") == 1,
 			 "and may change its priority there (a new RT task may not)\n");
 	snprintf(want, sizeof(want), "0 %s", period);
 	err = cg_write("sys.slice", "cpu.rt.max", "100000 1000000");
