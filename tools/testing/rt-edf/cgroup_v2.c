@@ -120,13 +120,8 @@ int main(void)
 	int err;
 
 	rtedf_init();
+	v2_only(PLAN);
 	ksft_set_plan(PLAN);
-	if (!cg_v2()) {
-		ksft_print_msg("needs a cgroup v2 boot (rtedf.cgroup=v2)\n");
-		for (int i = 0; i < PLAN; i++)
-			ksft_test_result_skip("cgroup v2\n");
-		ksft_finished();
-	}
 	{
 		FILE *f = fopen("/proc/sys/kernel/sched_rt_period_us", "r");
 

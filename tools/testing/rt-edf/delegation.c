@@ -201,13 +201,8 @@ int main(void)
 	int status, rc;
 
 	rtedf_init();
+	v2_only(PLAN);
 	ksft_set_plan(PLAN);
-	if (!cg_v2()) {
-		ksft_print_msg("needs a cgroup v2 boot (rtedf.cgroup=v2)\n");
-		for (int i = 0; i < PLAN; i++)
-			ksft_test_result_skip("cgroup v2\n");
-		ksft_finished();
-	}
 	out = shared_alloc(sizeof(*out));
 	if (cg_group(D, 100000, 40000) || cg_group(OTHER, 100000, 30000))
 		ksft_exit_fail_msg("setting up the groups\n");

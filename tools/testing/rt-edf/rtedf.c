@@ -36,6 +36,17 @@ void v1_interface_only(void)
 	ksft_finished();
 }
 
+void v2_only(int plan)
+{
+	if (cg_v2())
+		return;
+	ksft_print_msg("needs a cgroup v2 boot (rtedf.cgroup=v2)\n");
+	ksft_set_plan(plan);
+	for (int i = 0; i < plan; i++)
+		ksft_test_result_skip("cgroup v2\n");
+	ksft_finished();
+}
+
 bool cg_v2(void)
 {
 	const char *v = getenv("RTEDF_CGROUP");

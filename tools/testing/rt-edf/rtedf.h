@@ -44,6 +44,11 @@ void rtedf_init(void);
  * (cgroup_v2.c tests the v2 files) and the program exits.
  */
 void v1_interface_only(void);
+/*
+ * For a test of cgroup v2: elsewhere, its plan of points skipped and the
+ * program exits.
+ */
+void v2_only(int plan);
 
 /* "<root>/<group>/<file>"; group "" is the root.  Static buffer. */
 const char *cg_path(const char *group, const char *file);
