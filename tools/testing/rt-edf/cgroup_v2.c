@@ -111,7 +111,7 @@ static pid_t spawn_ticker(const char *group, volatile long *count)
 
 int main(void)
 {
-	char period[64], want[64];
+	char period[64], want[80];
 	volatile long *count;
 	long long v;
 	pid_t ticker, rt, pids[2];
