@@ -134,7 +134,7 @@ class Checker:
         self.moving = set()                       # pids being moved or chrt'd
         self.forked = set()                       # forked, prio not known yet
         self.last_switch = {}                     # cpu -> ns of its last switch
-        self.replenished = {}                     # cpu -> ns of its last replenishment
+        self.replenished = {}                     # cpu -> (ns, recording CPU) of its last replenishment
         self.wake = None                          # (cpu, pid) of a wakeup being fed
         self.leaving = set()                      # CPUs whose RT task left its queue
         self.curr = {}                            # cpu -> (pid, prio)
@@ -197,20 +197,23 @@ class Checker:
                 # it in the balance callback after a switch, so any later
                 # event of that CPU shows no push came; the other CPU
                 # pulls when it switches away from an RT task (pull: this
-                # event is that switch), or in the replenishment timer,
-                # so any later event of that CPU after a replenishment
-                # since the wait began.  Its other events prove nothing:
+                # event is that switch), and its replenishment timer
+                # pulls for it, wherever the timer fires: any later event
+                # of the CPU that recorded a replenishment since the wait
+                # began, in whatever context (ran), comes after that
+                # pull.  The other CPU's other events prove nothing:
                 # switching among lower tasks or out of idle, a CPU does
                 # not look for RT tasks elsewhere (on stock either).  A
                 # wait that began at a wakeup: any later event of the CPU
-                # that recorded it, in whatever context (ran), comes after
-                # the push that should have ended it.
+                # that recorded it comes after the push that should have
+                # ended it.
                 pcpu = next(iter(cpus))
                 sw = self.last_switch.get(pcpu, -1)
-                rp = self.replenished.get(scpu, -1)
+                rp, rcpu = self.replenished.get(scpu, (-1, None))
                 if not ((ran and cpu == wcpu) or
+                        (ran and cpu == rcpu and since <= rp < t) or
                         (not resched and ((cpu == pcpu and since < sw < t) or
-                                          (cpu == scpu and (pull or since <= rp < t))))):
+                                          (cpu == scpu and pull)))):
                     continue
             elif own and not (cpu in cpus and not resched):
                 continue
@@ -350,7 +353,9 @@ class Checker:
         # And in task context: an interrupt handler has not passed the
         # scheduling point at its end yet.
         fl = m["flags"] or ""
-        ran = not ev.startswith("sched_rt_server_") and ev != "sched_rt_throttle"
+        # (Not the servers' own events: a push or pull dequeues and ends
+        # a PI boost before its sched_migrate_task.)
+        ran = not ev.startswith("sched_rt_")
         evidence = ran and (len(fl) < 3 or fl[2] == ".")
         kv = dict(KV.findall(rest))
         num = lambda k: int(kv[k]) if k in kv else None
@@ -476,7 +481,7 @@ class Checker:
                     self.boost.pop(num("pid"), None)
             else:
                 if ev == "sched_rt_replenish":
-                    self.replenished[c] = t
+                    self.replenished[c] = (t, cpu)
                 # The server of the RT task running on c leaves the tree:
                 # the task blocks or is throttled, and leaves the CPU (it
                 # may drop its lock to balance before its switch).
@@ -671,8 +676,8 @@ def throttle(cpu, t_us, g, overrun, expires=0, fired=0, ran=0):
               "hrtick_fired=%d" % (cpu, g, overrun, ran, expires, fired))
 
 
-def replenish(cpu, t_us, g, budget, deadline, runtime, debt=0):
-    return ev(cpu, t_us, "sched_rt_replenish",
+def replenish(cpu, t_us, g, budget, deadline, runtime, debt=0, on=None):
+    return ev(cpu if on is None else on, t_us, "sched_rt_replenish",
               "cpu=%d cgroup_id=%d budget=%d deadline=%d runtime=%d debt=%d now=0"
               % (cpu, g, budget, deadline, runtime, debt))
 
@@ -809,6 +814,19 @@ def selftest():
                  ev(1, 120, "sched_wakeup", "comm=x pid=21 prio=89 target_cpu=000"),
                  ev(1, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=001"),
                  sw(0, 400, 20, 89, "S", 21, 89)]),
+        # the idle case, but CPU 1's replenishment timer fires on CPU 2,
+        # which stands still in it (a stopped vCPU) and pulls pid 10 only
+        # later, while CPU 1 goes on; CPU 0 records nothing.  Seen on 4
+        # icount vCPUs (torture, seed 1, fresh-clone check at 8b885e4).
+        ("a replenishment timer on another CPU", None,
+         good + [sw(2, 20, 0, 120, "R", 50, 120),
+                 ev(0, 30, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=000"),
+                 replenish(1, 200, 5, 2 * MS, 10 * MS + 200_000, 2 * MS, on=2),
+                 ev(1, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=001"),
+                 sw(1, 310, 0, 120, "R", 40, 120),
+                 ev(2, 1100, "sched_migrate_task",
+                    "comm=x pid=10 prio=89 orig_cpu=0 dest_cpu=1"),
+                 sw(1, 1110, 40, 120, "R", 10, 89)]),
         # the throttled case, but pid 20 is being moved to another group
         # (its rtedf_attach comes after the kernel moved it)
         ("a task being moved", None,
