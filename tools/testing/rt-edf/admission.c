@@ -1,14 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hierarchical admission control with the four files of rt-edf.  At every
- * level the group's own tasks (cpu.rt_task_*) and its children must fit
- * in the group (cpu.rt_*), and the root's in the global limit.  A write
- * that does not fit gets EBUSY, a malformed one EINVAL (ERANGE for
+ * Hierarchical admission control with the four values of rt-edf.  At
+ * every level the group's own tasks (cpu.rt_task_*) and its children must
+ * fit in the group (cpu.rt_*), and the root's in the global limit.  A
+ * write that does not fit gets EBUSY, a malformed one EINVAL (ERANGE for
  * numbers beyond 64 bits); neither changes anything.
+ *
+ * One table of writes for both hierarchies: on cgroup v2 (a boot with
+ * rtedf.cgroup=v2) each line's write goes to cpu.rt.max or
+ * cpu.rt.tasks.max, "$RUNTIME $PERIOD", where v1 writes one of the four
+ * files; the root has no cpu.rt.max there, and its line lowers the
+ * global limit (sched_rt_runtime_us) instead.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "rtedf.h"
 
@@ -24,32 +33,78 @@ static const char *const files[4] = {
 	"cpu.rt_task_period_us", "cpu.rt_task_runtime_us",
 };
 
-struct four {
-	long long v[4];
+static const char *const files_v2[4] = {
+	"cpu.rt.max", "cpu.rt.tasks.max", "cpu.rt.stat", NULL,
 };
 
-static struct four get(const char *g)
-{
-	struct four f;
-	int i;
+#define SYSCTL_RUNTIME	"/proc/sys/kernel/sched_rt_runtime_us"
 
-	for (i = 0; i < 4; i++) {
-		f.v[i] = -1;
-		cg_read_ll(g, files[i], &f.v[i]);
-	}
-	return f;
+/* group NULL: file is a path of its own. */
+static const char *path_of(const char *group, const char *file)
+{
+	return group ? cg_path(group, file) : file;
 }
 
-static bool same(struct four a, struct four b)
+static void read_text(const char *path, char *buf, size_t len)
 {
-	return !memcmp(&a, &b, sizeof(a));
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = 0;
+}
+
+static int write_text(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* The files of a group and of the root, and the global limit, as text. */
+struct snap {
+	char t[2][4][160];
+	char global[32];
+};
+
+static void snapshot(const char *g, struct snap *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < 2; i++)
+		for (int f = 0; f < 4; f++) {
+			const char *file = cg_v2() ? files_v2[f] : files[f];
+
+			if (file && g)
+				read_text(cg_path(i ? "" : g, file), s->t[i][f], sizeof(s->t[i][f]));
+		}
+	read_text(SYSCTL_RUNTIME, s->global, sizeof(s->global));
 }
 
 /* Sets the four values, shrinking first; returns the first error. */
 static int set4(const char *g, long long p, long long r, long long tp, long long tr)
 {
+	char val[64];
 	int err;
 
+	if (cg_v2()) {
+		snprintf(val, sizeof(val), "0 %lld", tp);
+		err = cg_write(g, "cpu.rt.tasks.max", val);
+		snprintf(val, sizeof(val), "%lld %lld", r, p);
+		if (!err)
+			err = cg_write(g, "cpu.rt.max", val);
+		snprintf(val, sizeof(val), "%lld %lld", tr, tp);
+		if (!err)
+			err = cg_write(g, "cpu.rt.tasks.max", val);
+		return err;
+	}
 	err = cg_write_ll(g, "cpu.rt_task_runtime_us", 0);
 	if (!err)
 		err = cg_write_ll(g, "cpu.rt_period_us", p);
@@ -62,37 +117,116 @@ static int set4(const char *g, long long p, long long r, long long tp, long long
 	return err;
 }
 
-/*
- * A write that must fail with want and leave the groups as they were.  A
- * write accepted all the same (the stock kernel) is undone, so that the
- * tests after this one do not run with, say, a root shrunk to 30%.
- */
-static void refused(const char *g, const char *file, const char *val, int want,
-		    const char *what)
+/* A child group of parent: on v2 the parent hands the cpu controller down. */
+static void mkchild(const char *parent, const char *g)
 {
-	struct four before = get(g), root = get("");
-	int err = cg_write(g, file, val), i;
-	bool ok = err == -want && same(before, get(g)) && same(root, get(""));
+	if (cg_v2())
+		cg_write(parent, "cgroup.subtree_control", "+cpu");
+	mkdir(cg_path(g, ""), 0755);
+}
 
-	ksft_print_msg("%s/%s <- '%s': %s\n", g, file, val, err ? strerror(-err) : "accepted");
-	for (i = 0; !err && i < 4; i++)
-		if (!strcmp(file, files[i]) && before.v[i] >= 0)
-			cg_write_ll(g, file, before.v[i]);
-	ksft_test_result(ok, "%s\n", what);
+/*
+ * One line of the table: the write on v1 (v1_group, v1_file) and on v2
+ * (v2_group, v2_file: "" is the root, NULL a path of its own).
+ */
+struct row {
+	const char *v1_group, *v1_file, *v1_val;
+	const char *v2_group, *v2_file, *v2_val;
+	int want;
+	const char *what;
+};
+
+/*
+ * A write that must fail with want and leave the groups, the root and
+ * the global limit as they were.  A write accepted all the same (the
+ * stock kernel) is undone, so that the tests after this one do not run
+ * with, say, a root shrunk to 30%.
+ */
+static void refused(const struct row *r)
+{
+	const char *g = cg_v2() ? r->v2_group : r->v1_group;
+	const char *file = cg_v2() ? r->v2_file : r->v1_file;
+	const char *val = cg_v2() ? r->v2_val : r->v1_val;
+	struct snap before, after;
+	char old[160];
+	bool ok;
+	int err;
+
+	snapshot(g ? g : "", &before);
+	read_text(path_of(g, file), old, sizeof(old));
+	err = write_text(path_of(g, file), val);
+	snapshot(g ? g : "", &after);
+	ok = err == -r->want && !memcmp(&before, &after, sizeof(before));
+	ksft_print_msg("%s <- '%s': %s\n", path_of(g, file), val,
+		       err ? strerror(-err) : "accepted");
+	if (!err && *old)
+		write_text(path_of(g, file), old);
+	ksft_test_result(ok, "%s\n", r->what);
+}
+
+static const struct row over[] = {
+	{ A_D, "cpu.rt_runtime_us", "1000", A_D, "cpu.rt.max", "1000",
+	  EBUSY, "a second child does not fit: children plus own tasks exceed the group" },
+	{ A, "cpu.rt_task_runtime_us", "30000", A, "cpu.rt.tasks.max", "30000 100000",
+	  EBUSY, "the group's tasks cannot grow over its children's share" },
+	{ A, "cpu.rt_runtime_us", "30000", A, "cpu.rt.max", "30000 100000",
+	  EBUSY, "the group cannot shrink below its children and tasks" },
+	{ A, "cpu.rt_period_us", "200000", A, "cpu.rt.max", "40000 200000",
+	  EBUSY, "a longer period that shrinks the group below them is refused" },
+	/* At the root: its own tasks plus the children within the limit. */
+	{ "", "cpu.rt_task_runtime_us", "700000", "", "cpu.rt.tasks.max", "700000 1000000",
+	  EBUSY, "the root's own tasks cannot take what the groups hold" },
+	{ "", "cpu.rt_runtime_us", "300000", NULL, SYSCTL_RUNTIME, "300000",
+	  EBUSY, "the root (v2: the global limit) cannot shrink below its children and tasks" },
+};
+
+static const struct row malformed[] = {
+	{ A, "cpu.rt_task_runtime_us", "-2", A, "cpu.rt.tasks.max", "-2 100000",
+	  EINVAL, "a negative task runtime other than -1 is invalid" },
+	{ A, "cpu.rt_task_runtime_us", "abc", A, "cpu.rt.tasks.max", "abc",
+	  EINVAL, "a non-numeric task runtime is invalid" },
+	{ A, "cpu.rt_task_runtime_us", "200000", A, "cpu.rt.tasks.max", "200000 100000",
+	  EINVAL, "a task runtime longer than the task period is invalid" },
+	{ A, "cpu.rt_task_runtime_us", "99999999999999999999",
+	  A, "cpu.rt.tasks.max", "99999999999999999999 100000",
+	  ERANGE, "a task runtime beyond 64 bits is out of range" },
+	{ A, "cpu.rt_task_period_us", "0", A, "cpu.rt.tasks.max", "20000 0",
+	  EINVAL, "a zero task period is invalid" },
+	{ A, "cpu.rt_task_period_us", "-5", A, "cpu.rt.tasks.max", "20000 -5",
+	  EINVAL, "a negative task period is invalid" },
+	{ A, "cpu.rt_task_period_us", "18446744073709551615",
+	  A, "cpu.rt.tasks.max", "20000 18446744073709551615",
+	  EINVAL, "a task period overflowing ns is invalid" },
+	{ "", "cpu.rt_task_runtime_us", "0", "", "cpu.rt.tasks.max", "0 1000000",
+	  EINVAL, "the root's own tasks cannot be left without runtime" },
+};
+
+static bool starts(const char *g, const char *file, const char *prefix)
+{
+	char buf[160];
+
+	read_text(cg_path(g, file), buf, sizeof(buf));
+	return !strncmp(buf, prefix, strlen(prefix));
 }
 
 int main(void)
 {
-	struct four f;
+	long long run = -1, trun = -1;
+	bool ok;
 	int err, i;
 
 	rtedf_init();
-	v1_interface_only();
 	ksft_set_plan(21);
 
-	for (i = 0; i < 4 && cg_has("", files[i]); i++)
-		;
-	ksft_test_result(i == 4, "the root group has the four rt files\n");
+	if (cg_v2()) {
+		ok = cg_has("", "cpu.rt.tasks.max") && cg_has("", "cpu.rt.stat") &&
+		     !cg_has("", "cpu.rt.max");
+		ksft_test_result(ok, "the root group has cpu.rt.tasks.max and cpu.rt.stat\n");
+	} else {
+		for (i = 0; i < 4 && cg_has("", files[i]); i++)
+			;
+		ksft_test_result(i == 4, "the root group has the four rt files\n");
+	}
 
 	cg_remove(A_C);
 	cg_remove(A_D);
@@ -100,35 +234,28 @@ int main(void)
 	cg_remove(S_C);
 	cg_remove(S);
 	err = mkdir(cg_path(A, ""), 0755);
-	f = get(A);
-	ksft_test_result(!err && f.v[1] == 0 && f.v[3] == 0,
-			 "a new group has no runtime, for the group or its tasks\n");
+	if (cg_v2()) {
+		ok = starts(A, "cpu.rt.max", "0 ") && starts(A, "cpu.rt.tasks.max", "auto");
+	} else {
+		cg_read_ll(A, "cpu.rt_runtime_us", &run);
+		cg_read_ll(A, "cpu.rt_task_runtime_us", &trun);
+		ok = run == 0 && trun == 0;
+	}
+	ksft_test_result(!err && ok, "a new group has no runtime, for the group or its tasks\n");
 
 	/* A group of 40%: its tasks 20%, one child of 20% fits exactly. */
 	err = set4(A, 100000, 40000, 100000, 20000);
 	ksft_test_result(!err, "a group of 40%% with 20%% for its own tasks is admitted\n");
-	mkdir(cg_path(A_C, ""), 0755);
-	mkdir(cg_path(A_D, ""), 0755);
+	mkchild(A, A_C);
+	mkchild(A, A_D);
 	err = set4(A_C, 100000, 20000, 100000, 20000);
 	ksft_test_result(!err, "a child taking the remaining 20%% is admitted\n");
-	refused(A_D, "cpu.rt_runtime_us", "1000", EBUSY,
-		"a second child does not fit: children plus own tasks exceed the group");
-	refused(A, "cpu.rt_task_runtime_us", "30000", EBUSY,
-		"the group's tasks cannot grow over its children's share");
-	refused(A, "cpu.rt_runtime_us", "30000", EBUSY,
-		"the group cannot shrink below its children and tasks");
-	refused(A, "cpu.rt_period_us", "200000", EBUSY,
-		"a longer period that shrinks the group below them is refused");
-
-	/* At the root: its own tasks plus the children within the limit. */
-	refused("", "cpu.rt_task_runtime_us", "700000", EBUSY,
-		"the root's own tasks cannot take what the groups hold");
-	refused("", "cpu.rt_runtime_us", "300000", EBUSY,
-		"the root cannot shrink below its children and tasks");
+	for (i = 0; i < (int)(sizeof(over) / sizeof(over[0])); i++)
+		refused(&over[i]);
 
 	/* Exact fixed-point arithmetic: 10000/100000 twice is 20000/100000. */
 	mkdir(cg_path(S, ""), 0755);
-	mkdir(cg_path(S_C, ""), 0755);
+	mkchild(S, S_C);
 	err = set4(S, 100000, 20000, 100000, 10000);
 	if (!err)
 		err = set4(S_C, 100000, 10000, 100000, 10000);
@@ -137,19 +264,8 @@ int main(void)
 	ksft_test_result(!err, "and into 10000/100000 plus 30000/300000\n");
 
 	/* Malformed writes to the task files. */
-	refused(A, "cpu.rt_task_runtime_us", "-2", EINVAL,
-		"a negative task runtime other than -1 is invalid");
-	refused(A, "cpu.rt_task_runtime_us", "abc", EINVAL, "a non-numeric task runtime is invalid");
-	refused(A, "cpu.rt_task_runtime_us", "200000", EINVAL,
-		"a task runtime longer than the task period is invalid");
-	refused(A, "cpu.rt_task_runtime_us", "99999999999999999999", ERANGE,
-		"a task runtime beyond 64 bits is out of range");
-	refused(A, "cpu.rt_task_period_us", "0", EINVAL, "a zero task period is invalid");
-	refused(A, "cpu.rt_task_period_us", "-5", EINVAL, "a negative task period is invalid");
-	refused(A, "cpu.rt_task_period_us", "18446744073709551615", EINVAL,
-		"a task period overflowing ns is invalid");
-	refused("", "cpu.rt_task_runtime_us", "0", EINVAL,
-		"the root's own tasks cannot be left without runtime");
+	for (i = 0; i < (int)(sizeof(malformed) / sizeof(malformed[0])); i++)
+		refused(&malformed[i]);
 
 	/* No RT task where the group's own tasks have no runtime. */
 	err = set4(A_D, 100000, 0, 100000, 0);
