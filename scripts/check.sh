@@ -86,11 +86,11 @@ run_on() {
 run2() { run_on 2 "$@"; }
 
 # The suite once more on cgroup v2, mounted as systemd does, on 1 vCPU
-# (RTEDF_CGROUP=v2 in rtedf.h; cgroup_v2.c and delegation.c skip
-# themselves in the other runs, the v1 interface's tests in this one).
-# Stock has no RT reservations on v2: there only the tests of them, which
-# stock-xfail lists.
-v2tests=$([ "$kernel" = stock ] && echo "cgroup_v2 delegation" || true)
+# (RTEDF_CGROUP=v2 in rtedf.h; cgroup_v2.c, delegation.c and coexist.c
+# skip themselves in the other runs, the v1 interface's own tests in this
+# one).  Stock has no RT reservations on v2: there only the tests of
+# them, which stock-xfail lists.
+v2tests=$([ "$kernel" = stock ] && echo "cgroup_v2 delegation coexist" || true)
 run_on 1 v2 "$v2tests" RTEDF_APPEND="${RTEDF_APPEND:+$RTEDF_APPEND }rtedf.cgroup=v2"
 
 # nohz_full: precision on a CPU whose tick stops under a single task
