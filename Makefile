@@ -16,7 +16,7 @@
 #   make clean           remove build/ (ccache is kept in build/ccache)
 
 S := scripts
-export KERNEL DEBUG SMP TESTS QUICK DURATION SEED
+export KERNEL DEBUG SMP TESTS QUICK DURATION SEED CGROUP
 
 .PHONY: all deps kernel kernel-stock initramfs check demo bench test shell \
 	patches tree-reset clean series-check torture

@@ -15,7 +15,8 @@
 # DIR receives console.log (ttyS0) and results.log (ttyS1).  Exit status:
 # 0, or 124 when the hard timeout killed QEMU.  RTEDF_SMT=1 makes the
 # vCPUs SMT siblings of one core (-smp N,sockets=1,cores=1,threads=N), as
-# core scheduling needs.
+# core scheduling needs.  CGROUP=v2 boots the guest with rtedf.cgroup=v2:
+# the tests and workloads then use cgroup v2 (tools/testing/rt-edf/rtedf.h).
 . "$(dirname "$0")/lib.sh"
 
 img=$BUILD/bzImage smp=1 mode=check tests= timeout=900 outdir=
@@ -42,6 +43,11 @@ append+=" hung_task_panic=0 softlockup_panic=0"
 # (a PI-boosted task runs even when its group is throttled).
 append+=" rcutree.kthread_prio=99"
 [ -n "$tests" ] && append+=" rtedf.tests=${tests// /,}"
+case ${CGROUP:-v1} in
+v1) ;;
+v2) append+=" rtedf.cgroup=v2" ;;
+*) die "CGROUP must be v1 or v2" ;;
+esac
 [ -n "${RTEDF_APPEND:-}" ] && append+=" $RTEDF_APPEND"
 
 # The guest learns which clock it runs on (rtedf.clock=, RTEDF_CLOCK in

@@ -739,7 +739,8 @@ int sched_trace_mark_group(const char *group)
 	FILE *f;
 	pid_t pid;
 
-	f = fopen(cg_path(group, "tasks"), "r");
+	/* Every thread: cgroup.threads lists them on v2, in any group. */
+	f = fopen(cg_path(group, cg_v2() ? "cgroup.threads" : "tasks"), "r");
 	if (!f)
 		return -errno;
 	while (fscanf(f, "%d", &pid) == 1) {

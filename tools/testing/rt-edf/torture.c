@@ -22,6 +22,11 @@
  * removable, all CPUs online, and the bandwidth admission control still
  * hands out must be exactly what the surviving groups leave free.
  *
+ * On cgroup v2 (a boot with rtedf.cgroup=v2, 'make torture CGROUP=v2')
+ * the same through cpu.rt.max and cpu.rt.tasks.max; a group that holds
+ * tasks gets no children there and one with children takes no tasks (no
+ * internal processes), so more of those operations are refused.
+ *
  * RTEDF_TORTURE="seconds:seed[:1]" (the guest init takes it from the
  * kernel command line rtedf.torture=; ":1" logs every operation to the
  * console); the same seed gives the same sequence of operations.
@@ -169,6 +174,14 @@ static int rnd_n(int n)
 }
 
 /* A random group (index), or -1 for the root; only used slots. */
+static bool is_ancestor(int a, int g)
+{
+	size_t n = strlen(groups[a].name);
+
+	return !strncmp(groups[g].name, groups[a].name, n) &&
+	       groups[g].name[n] == '/';
+}
+
 static int rnd_group(bool root_ok)
 {
 	int idx[MAX_GROUPS], n = 0;
@@ -176,6 +189,31 @@ static int rnd_group(bool root_ok)
 	for (int i = 0; i < MAX_GROUPS; i++)
 		if (groups[i].used)
 			idx[n++] = i;
+	if (!n || (root_ok && !rnd_n(4)))
+		return -1;
+	return idx[rnd_n(n)];
+}
+
+/*
+ * A group for tasks.  On v2 only a group without children: the cpu
+ * controller, threaded, would let a parent take tasks too, and that makes
+ * it a thread root, whose children then refuse every process
+ * (EOPNOTSUPP), and RT workers would pile up in the root.
+ */
+static int rnd_home(bool root_ok)
+{
+	int idx[MAX_GROUPS], n = 0;
+
+	if (!cg_v2())
+		return rnd_group(root_ok);
+	for (int i = 0; i < MAX_GROUPS; i++) {
+		bool leaf = groups[i].used;
+
+		for (int j = 0; leaf && j < MAX_GROUPS; j++)
+			leaf = !(groups[j].used && is_ancestor(i, j));
+		if (leaf)
+			idx[n++] = i;
+	}
 	if (!n || (root_ok && !rnd_n(4)))
 		return -1;
 	return idx[rnd_n(n)];
@@ -373,7 +411,7 @@ static void storm(const char *group, int n)
 static bool spawn_worker(int slot)
 {
 	enum kind k = rnd_n(NR_KINDS);
-	int g = rnd_group(true);
+	int g = rnd_home(true);
 	char kind[4];
 	pid_t pid;
 
@@ -387,6 +425,38 @@ static bool spawn_worker(int slot)
 	return true;
 }
 
+/* The file that lists a group's tasks, every thread. */
+static const char *procs_file(void)
+{
+	return cg_v2() ? "cgroup.threads" : "tasks";
+}
+
+static bool holds_tasks(const char *group)
+{
+	char buf[16] = "";
+	FILE *f = fopen(cg_path(group, "cgroup.procs"), "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	return buf[0] != 0;
+}
+
+static bool subtree_has_cpu(const char *group)
+{
+	char buf[256] = "";
+	FILE *f = fopen(cg_path(group, "cgroup.subtree_control"), "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	return strstr(buf, "cpu") != NULL;
+}
+
 static bool op_create(void)
 {
 	int parent = rnd_group(true), slot = -1;
@@ -395,6 +465,9 @@ static bool op_create(void)
 	char pname[sizeof(groups[0].name) + 16];
 
 	if (parent >= 0 && groups[parent].depth >= 3)
+		return false;
+	/* v2: no children for a group with tasks (see rnd_home()). */
+	if (cg_v2() && parent >= 0 && holds_tasks(gname(parent)))
 		return false;
 	for (int i = 0; i < MAX_GROUPS; i++)
 		if (!groups[i].used) {
@@ -406,6 +479,14 @@ static bool op_create(void)
 	snprintf(pname, sizeof(pname), "%s", gname(parent));
 	snprintf(groups[slot].name, sizeof(groups[slot].name), "%.64s%st%d",
 		 pname, parent >= 0 ? "/" : "", next_id++);
+	/*
+	 * v2: the parent hands the controller down, once: every write of
+	 * cgroup.subtree_control takes the cgroup locks and updates the
+	 * csses below (about 100 ms a create here when written each time).
+	 */
+	if (cg_v2() && !subtree_has_cpu(pname) &&
+	    cg_write(pname, "cgroup.subtree_control", "+cpu"))
+		return false;
 	if (mkdir(cg_path(groups[slot].name, ""), 0755))
 		return false;
 	groups[slot].used = true;
@@ -417,6 +498,15 @@ static bool op_create(void)
 		cg_read_ll(gname(parent), "cpu.rt_runtime_us", &q);
 		cg_write_ll(gname(parent), "cpu.rt_runtime_us", q + runtime);
 	}
+	if (cg_v2()) {
+		char val[64];
+
+		snprintf(val, sizeof(val), "%lld %lld", runtime, period);
+		if (cg_write(groups[slot].name, "cpu.rt.max", val))
+			return false;
+		snprintf(val, sizeof(val), "%lld %lld", runtime / (1 + rnd_n(2)), period);
+		return !cg_write(groups[slot].name, "cpu.rt.tasks.max", val);
+	}
 	if (cg_write_ll(groups[slot].name, "cpu.rt_period_us", period) ||
 	    cg_write_ll(groups[slot].name, "cpu.rt_runtime_us", runtime))
 		return false;
@@ -426,14 +516,6 @@ static bool op_create(void)
 			 runtime / (1 + rnd_n(2)))))
 		return false;
 	return true;
-}
-
-static bool is_ancestor(int a, int g)
-{
-	size_t n = strlen(groups[a].name);
-
-	return !strncmp(groups[g].name, groups[a].name, n) &&
-	       groups[g].name[n] == '/';
 }
 
 /* Removes a leaf group, killing its tasks first. */
@@ -448,7 +530,7 @@ static bool op_remove(void)
 	for (int i = 0; i < MAX_GROUPS; i++)
 		if (groups[i].used && is_ancestor(g, i))
 			return false;
-	snprintf(path, sizeof(path), "%s", cg_path(groups[g].name, "tasks"));
+	snprintf(path, sizeof(path), "%s", cg_path(groups[g].name, procs_file()));
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		pid_t pid = atoi(line);
@@ -509,7 +591,7 @@ static pid_t rnd_worker(void)
 static bool op_move(void)
 {
 	pid_t pid = rnd_worker();
-	int g = rnd_group(true);
+	int g = rnd_home(true);
 
 	if (pid <= 0)
 		return false;
@@ -550,7 +632,7 @@ static bool op_affinity(void)
 /* A process in a random group, RT or not, forking short-lived children. */
 static bool op_fork(void)
 {
-	int g = rnd_group(true), n = 5 + rnd_n(30);
+	int g = rnd_home(true), n = 5 + rnd_n(30);
 	char count[12];
 	pid_t pid;
 
@@ -822,7 +904,7 @@ static void evacuate(void)
 	for (int i = 0; i < MAX_GROUPS; i++) {
 		/* A storm may fork while it is moved: until none is left. */
 		for (int n = 1, round = 0; groups[i].used && n && round < 20; round++) {
-			FILE *f = fopen(cg_path(groups[i].name, "tasks"), "r");
+			FILE *f = fopen(cg_path(groups[i].name, procs_file()), "r");
 			int pid;
 
 			n = 0;
@@ -877,13 +959,34 @@ static long long ppm(const char *group, const char *period, const char *runtime)
 	return q * 1000000 / p;
 }
 
+/* The root's reservation: on v2, which has no cpu.rt.max there, the global limit. */
+static long long root_ppm(void)
+{
+	long long p = 1, q = 0;
+	FILE *f;
+
+	if (!cg_v2())
+		return ppm("", "cpu.rt_period_us", "cpu.rt_runtime_us");
+	f = fopen("/proc/sys/kernel/sched_rt_period_us", "r");
+	if (f && fscanf(f, "%lld", &p) != 1)
+		p = 1;
+	if (f)
+		fclose(f);
+	f = fopen("/proc/sys/kernel/sched_rt_runtime_us", "r");
+	if (f && fscanf(f, "%lld", &q) != 1)
+		q = 0;
+	if (f)
+		fclose(f);
+	return q * 1000000 / p;
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = getenv("RTEDF_TORTURE");
 	const char *clock;
 	unsigned long seconds = 20, seed = 1, total = 0;
 	struct sentinel *st;
-	uint64_t t0, end;
+	uint64_t t0, end, op_ns[NR_OPS] = { 0 };
 	unsigned long seen_misses = 0;
 	long long free_ppm;
 	pid_t sentinel, watchdog;
@@ -954,6 +1057,7 @@ int main(int argc, char **argv)
 		oplog[total % OPLOG].end_ns = now_ns();
 		oplog[total % OPLOG].op = o;
 		oplog[total % OPLOG].ok = ok;
+		op_ns[o] += oplog[total % OPLOG].end_ns - oplog[total % OPLOG].start_ns;
 		total++;
 		if (st->misses != seen_misses) {
 			seen_misses = st->misses;
@@ -967,8 +1071,8 @@ int main(int argc, char **argv)
 	if (tracing)
 		sched_trace_save("torture");
 	for (int o = 0; o < NR_OPS; o++)
-		ksft_print_msg("%-8s %6lu done, %6lu accepted\n", op_names[o],
-			       ops_done[o], ops_ok[o]);
+		ksft_print_msg("%-8s %6lu done, %6lu accepted, %8.1f ms in all\n", op_names[o],
+			       ops_done[o], ops_ok[o], op_ns[o] / 1e6);
 
 	/* All CPUs back. */
 	for (int c = 1; c < ncpus; c++)
@@ -1045,8 +1149,7 @@ int main(int argc, char **argv)
 	 * its own tasks' share and the sentinel's; a group of what remains
 	 * (to 0.1%) must fit and one 0.1% larger must not.
 	 */
-	free_ppm = ppm("", "cpu.rt_period_us", "cpu.rt_runtime_us") -
-		   ppm(SENTINEL, "cpu.rt_period_us", "cpu.rt_runtime_us");
+	free_ppm = root_ppm() - ppm(SENTINEL, "cpu.rt_period_us", "cpu.rt_runtime_us");
 	if (cg_has("", "cpu.rt_task_runtime_us"))
 		free_ppm -= ppm("", "cpu.rt_task_period_us", "cpu.rt_task_runtime_us");
 	{
