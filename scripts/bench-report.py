@@ -441,7 +441,8 @@ def main():
     md.append(f"Guests: `{info.get('qemu', '?')}`.  ")
     md.append(f"Kernels: rt-edf `{meta['rtedf'].get('release', '?')}` (base + patches/), stock "
               f"`{meta['stock'].get('release', '?')}` (the same config without the series), one vCPU, "
-              f"identical initramfs and workloads.  ")
+              f"identical initramfs and workloads; groups on cgroup {info.get('cgroup', 'v1')} for rt-edf"
+              f"{' (stock: v1, it has no RT reservations on v2)' if info.get('cgroup') == 'v2' else ''}.  ")
     md.append(f"Wall time: {info.get('wall', '?')} in all ({info.get('wall_detail', '')}).")
     md.append("")
     md.append("QEMU runs with `-icount shift=0,sleep=off`: one guest instruction is one nanosecond of guest "

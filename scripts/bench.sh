@@ -17,7 +17,9 @@
 # Environment: BENCH_ARGS="random,reps=5,..." replaces the guest program's
 # arguments on one vCPU (see the top of bench.c); the default runs every
 # one-CPU section.  BENCH_SMPCOST_ARGS and BENCH_SMPRANDOM_ARGS do the same
-# for the two-vCPU boots; BENCH_SMP=0 skips them.
+# for the two-vCPU boots; BENCH_SMP=0 skips them.  CGROUP=v2 makes rt-edf's
+# groups on cgroup v2 (cpu.rt.max); the stock kernel has no RT reservations
+# there and keeps cgroup v1.
 . "$(dirname "$0")/lib.sh"
 
 start=$(date +%s)
@@ -42,7 +44,8 @@ run() {
 		d=$out/$k${label:+-$label}
 		t0=$(date +%s)
 		msg "$k: $smp vCPU(s), $args (guest log: ${d#"$TOP"/}/)"
-		env "$@" RTEDF_APPEND="rtedf.args=$args" "$TOP/scripts/qemu-run.sh" -k "$img" -s "$smp" \
+		env "$@" CGROUP="$([ $k = stock ] && echo v1 || echo "${CGROUP:-v1}")" \
+			RTEDF_APPEND="rtedf.args=$args" "$TOP/scripts/qemu-run.sh" -k "$img" -s "$smp" \
 			-m bench -T "${RTEDF_TIMEOUT:-3000}" -o "$d" || status=1
 		grep -aq '^# rtedf: end bench rc=0' "$d/results.log" 2>/dev/null || {
 			msg "WARNING: the $k guest did not finish the benchmark; see ${d#"$TOP"/}/console.log"
@@ -69,7 +72,7 @@ qemu=$(grep -m1 -o -- '-accel [^ ]*\( -icount [^ ]*\)\?' "$out/rtedf/qemu.cmd")
 qemu+=" -smp 1 -m 512M"
 python3 "$TOP/scripts/bench-report.py" "$out" "$out/rtedf/results.log" "$out/stock/results.log" \
 	"date=$(date -u '+%Y-%m-%d %H:%M UTC')" "machine=$machine" "qemu=$qemu" \
-	"qemu_smp2=$qemu_smp2" "qemu_tcg2=$qemu_tcg2" \
+	"qemu_smp2=$qemu_smp2" "qemu_tcg2=$qemu_tcg2" "cgroup=${CGROUP:-v1}" \
 	"wall=$((wall / 60)) min $((wall % 60)) s" "wall_detail=builds and initramfs included; $detail" ||
 	die "could not write the report"
 msg "report: ${out#"$TOP"/}/results.md (plots: ${out#"$TOP"/}/*.svg)"

@@ -5,7 +5,8 @@
 # third reservation (1 ms / 20 ms).  Prints a table per group and draws the
 # first 50 ms of the schedule from sched_switch events into
 # build/demo/timeline-<kernel>.svg.  KERNEL=stock runs the same on the stock
-# kernel, for the picture beside it.
+# kernel, for the picture beside it.  CGROUP=v2 makes the reservations on
+# cgroup v2 (cpu.rt.max), which only rt-edf offers.
 . "$(dirname "$0")/lib.sh"
 
 kernel=${KERNEL:-rtedf}
@@ -13,12 +14,14 @@ case $kernel in
 rtedf|stock) ;;
 *) die "KERNEL must be rtedf or stock" ;;
 esac
+[ "$kernel/${CGROUP:-v1}" = stock/v2 ] &&
+	die "the stock kernel has no RT reservations on cgroup v2 (run KERNEL=stock with CGROUP=v1)"
 img=$BUILD/bzImage$([ "$kernel" = stock ] && echo -stock || true)
 start=$(date +%s)
 "$TOP/scripts/deps.sh"
 "$TOP/scripts/kbuild.sh" "$kernel"
 "$TOP/scripts/initramfs.sh"
-d=$BUILD/logs/demo-$kernel
+d=$BUILD/logs/demo-$kernel${CGROUP:+-$CGROUP}
 "$TOP/scripts/qemu-run.sh" -k "$img" -s 1 -m demo -T 300 -o "$d" ||
 	die "the guest did not finish; see ${d#"$TOP"/}/console.log"
 tr -d '\r' <"$d/results.log" | grep -a '^rt-edf demo:' || {
@@ -26,8 +29,8 @@ tr -d '\r' <"$d/results.log" | grep -a '^rt-edf demo:' || {
 	die "the demo printed no table; see ${d#"$TOP"/}/console.log"
 }
 mkdir -p "$BUILD/demo"
-svg=$BUILD/demo/timeline-$kernel.svg
+svg=$BUILD/demo/timeline-$kernel$([ "${CGROUP:-v1}" = v2 ] && echo -v2 || true).svg
 python3 "$TOP/scripts/demo-report.py" "$d/results.log" "$svg" ||
 	die "could not draw the timeline"
 msg "timeline of the first 50 ms: ${svg#"$TOP"/}"
-msg "took $(($(date +%s) - start)) s ($kernel kernel, 1 vCPU, QEMU TCG with icount)"
+msg "took $(($(date +%s) - start)) s ($kernel kernel, cgroup ${CGROUP:-v1}, 1 vCPU, QEMU TCG with icount)"

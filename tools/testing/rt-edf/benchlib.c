@@ -175,6 +175,23 @@ void root_own_runtime(long long us)
 		printf("# could not set the root's cpu.rt_task_runtime_us to %lld\n", us);
 }
 
+void fair_server_runtime(uint64_t ns)
+{
+	char path[96], val[32];
+	int fd;
+
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)ns);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/sched/fair_server/cpu%d/runtime", cpu);
+		fd = open(path, O_WRONLY);
+		if (fd < 0)
+			break;
+		if (write(fd, val, strlen(val)) < 0)
+			printf("# could not set %s to %s: %s\n", path, val, strerror(errno));
+		close(fd);
+	}
+}
+
 /* tracefs */
 
 int trace_begin(int buffer_kb)

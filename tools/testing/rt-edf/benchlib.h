@@ -74,6 +74,8 @@ uint64_t release_workers(struct pw_stats *const *stats, int n, uint64_t *t0,
 void groups_zero(const char *const *groups, int n);
 /* rt-edf: leaves us every second to the root group's own RT tasks. */
 void root_own_runtime(long long us);
+/* Sets the fair server's runtime (per second) on every CPU (debugfs). */
+void fair_server_runtime(uint64_t ns);
 /* True on the rt-edf kernel (the group files cpu.rt_task_* exist). */
 bool is_rtedf(void);
 
