@@ -14,7 +14,10 @@
  *    (EBUSY): their groups' own servers have none.
  *  - A new group has no reservation ("0 <sched_rt_period_us>", own tasks
  *    "auto"): RT tasks are refused there, as on v1 (EPERM from
- *    sched_setscheduler(), EINVAL from a move into it).
+ *    sched_setscheduler(), EINVAL from a move into it), and clone3() of
+ *    an RT child into it (CLONE_INTO_CGROUP) is refused as a move is
+ *    (EINVAL; patch 13 as first written let the child start there as
+ *    SCHED_FIFO), while into a group with a reservation it succeeds.
  *  - cpu.rt.max sets runtime and period in one write; a runtime alone
  *    keeps the period; "max" is the whole period.  The bad input of
  *    bad_input.c is refused with EINVAL and admission with EBUSY, and
@@ -42,16 +45,20 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rtedf.h"
 
-#define PLAN	17
+#define PLAN	18
 
 static int read_str(const char *group, const char *file, char *buf, size_t len)
 {
@@ -73,6 +80,43 @@ static bool file_is(const char *group, const char *file, const char *want)
 	char buf[256];
 
 	return !read_str(group, file, buf, sizeof(buf)) && !strcmp(buf, want);
+}
+
+/*
+ * clone3(CLONE_INTO_CGROUP) of a SCHED_FIFO child into group, from a
+ * SCHED_FIFO helper in the root: 0 when the child started there with its
+ * policy, else the errno of clone3() (or 100 and above for another
+ * failure).
+ */
+static int rt_clone_into(const char *group)
+{
+	pid_t helper = rtedf_fork();
+	int st;
+
+	if (helper == 0) {
+		struct clone_args args = {
+			.flags = CLONE_INTO_CGROUP,
+			.exit_signal = SIGCHLD,
+		};
+		int fd = open(cg_path(group, ""), O_RDONLY | O_DIRECTORY);
+		long pid;
+
+		if (fd < 0 || set_sched(0, SCHED_FIFO, 10))
+			_exit(100);
+		args.cgroup = fd;
+		pid = syscall(SYS_clone3, &args, sizeof(args));
+		if (pid == 0)
+			_exit(sched_getscheduler(0) == SCHED_FIFO && cg_contains(group, getpid()) ?
+			      0 : 1);
+		if (pid < 0)
+			_exit(errno < 100 ? errno : 101);
+		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+			_exit(102);
+		_exit(0);
+	}
+	if (helper < 0 || waitpid(helper, &st, 0) != helper || !WIFEXITED(st))
+		return 103;
+	return WEXITSTATUS(st);
 }
 
 /* The value of key in a flat-keyed file, or -1. */
@@ -117,7 +161,7 @@ int main(void)
 	pid_t ticker, rt, pids[2];
 	double permille[2];
 	bool ok;
-	int err;
+	int err, err2;
 
 	rtedf_init();
 	v2_only(PLAN);
@@ -196,12 +240,18 @@ int main(void)
 	ksft_test_result(err == -EINVAL && sched_getscheduler(rt) == SCHED_FIFO,
 			 "an RT task cannot be moved into a group without a reservation (EINVAL)\n");
 	stop_child(rt);
+	err = rt_clone_into("a");
 
 	/* cpu.rt.max */
-	err = cg_write("a", "cpu.rt.max", "30000 100000");
-	ksft_test_result(!err && file_is("a", "cpu.rt.max", "30000 100000") &&
+	err2 = cg_write("a", "cpu.rt.max", "30000 100000");
+	ksft_test_result(!err2 && file_is("a", "cpu.rt.max", "30000 100000") &&
 			 near(stat_key("a", "reserved_ppm"), 300000),
 			 "cpu.rt.max sets runtime and period in one write\n");
+	err2 = rt_clone_into("a");
+	ksft_print_msg("clone3(CLONE_INTO_CGROUP) of an RT child: %s without a reservation, %s with\n",
+		       err ? strerror(err) : "accepted", err2 ? strerror(err2) : "accepted");
+	ksft_test_result(err == EINVAL && !err2,
+			 "clone3() of an RT child into a group: EINVAL without a reservation, SCHED_FIFO there with one\n");
 	err = cg_write("a", "cpu.rt.max", "20000");
 	ok = !err && file_is("a", "cpu.rt.max", "20000 100000");
 	ksft_test_result(ok && !cg_write("a", "cpu.rt.max", "30000 100000"),
