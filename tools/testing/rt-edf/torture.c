@@ -325,8 +325,10 @@ static bool in_root(pid_t pid)
 
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid ? pid : getpid());
 	f = fopen(path, "r");
+	/* v1: the cpu controller's line; v2: the one line, "0::/path". */
 	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, ":cpu,") || strstr(line, ":cpu:"))
+		if (cg_v2() ? !strncmp(line, "0::", 3) :
+		    strstr(line, ":cpu,") || strstr(line, ":cpu:"))
 			root = !strcmp(strrchr(line, ':'), ":/\n");
 	if (f)
 		fclose(f);
