@@ -350,7 +350,7 @@ static void bench_article_rtapp(void)
 					for (i = 0; i < 2; i++)
 						if (!strcmp(comm, tk[i].t) &&
 						    (cg_contains(tk[i].g, atoi(de->d_name)) ||
-						     !cg_attach(tk[i].g, atoi(de->d_name))))
+						     !cg_attach_thread(tk[i].g, atoi(de->d_name))))
 							moved++;
 				}
 				fclose(c);

@@ -276,7 +276,11 @@ static int __cg_group(const char *group, long long period_us, long long runtime_
 		if (mkdir(cg_path(group, ""), 0755) && errno != EEXIST)
 			return -errno;
 		snprintf(val, sizeof(val), "%lld %lld", runtime_us, period_us);
-		return cg_write(group, "cpu.rt.max", val);
+		err = cg_write(group, "cpu.rt.max", val);
+		/* Its own tasks get it all, as v1's cpu.rt_task_* below. */
+		if (!err)
+			err = cg_write(group, "cpu.rt.tasks.max", "auto");
+		return err;
 	}
 	if (mkdir(cg_path(group, ""), 0755) && errno != EEXIST)
 		return -errno;
@@ -366,6 +370,31 @@ int cg_attach(const char *group, pid_t pid)
 	/* Its group is not known until the move is marked (schedcheck.py). */
 	trace_mark("rtedf_moving pid=%d\n", tid);
 	err = cg_write_ll(group, cg_v2() ? "cgroup.procs" : "tasks", pid);
+	if (!err) {
+		trace_mark("rtedf_attach pid=%d cgroup_id=%lld\n", tid, cg_ino(group));
+		sched_trace_mark_affinity(tid);
+	} else {
+		trace_mark("rtedf_unmoved pid=%d\n", tid);
+	}
+	return err;
+}
+
+int cg_attach_thread(const char *group, pid_t tid)
+{
+	char type[32] = "";
+	int err;
+
+	if (!cg_v2())
+		return cg_attach(group, tid);
+	if (raw_read(group, "cgroup.type", type, sizeof(type)))
+		return -ENOENT;
+	if (strncmp(type, "threaded", 8)) {
+		err = raw_write(group, "cgroup.type", "threaded");
+		if (err)
+			return err;
+	}
+	trace_mark("rtedf_moving pid=%d\n", tid);
+	err = cg_write_ll(group, "cgroup.threads", tid);
 	if (!err) {
 		trace_mark("rtedf_attach pid=%d cgroup_id=%lld\n", tid, cg_ino(group));
 		sched_trace_mark_affinity(tid);

@@ -68,6 +68,13 @@ int cg_group(const char *group, long long period_us, long long runtime_us);
 int cg_remove(const char *group);
 /* Moves pid (0: the caller) to group: 'tasks' on v1, 'cgroup.procs' on v2. */
 int cg_attach(const char *group, pid_t pid);
+/*
+ * Moves one thread to group: as cg_attach() on v1; on v2, where the
+ * threads of a process share its cgroup unless they are in threaded
+ * groups of its domain, makes group threaded (it must be a child of the
+ * process's group, and empty) and writes cgroup.threads.
+ */
+int cg_attach_thread(const char *group, pid_t tid);
 /* The group directory's inode number: its cgroup id, or -1. */
 long long cg_ino(const char *group);
 /* True when pid is in group (as /proc/<pid>/cgroup says). */
