@@ -12,7 +12,8 @@
 # 2 vCPUs booted with nohz_full=1, placement on 2 vCPUs of plain TCG, and
 # coresched on 2 vCPUs that are SMT siblings), then on
 # the rt-edf kernel the churn torture (scripts/torture.sh)
-# on each vCPU count above 1 (90 s each: 3 minutes on 2 and 4 vCPUs),
+# on each vCPU count above 1 (90 s each: 3 minutes on 2 and 4 vCPUs,
+# then 20 s under icount on each, and 20 s on cgroup v2 on 2 vCPUs),
 # checkpatch.pl --strict on every patch and sparse on
 # kernel/sched/ against the stock tree's baseline.  On KERNEL=stock, the tests named in
 # tools/testing/rt-edf/stock-xfail must fail and all others pass.  Ends
@@ -113,6 +114,11 @@ if [ "$kernel" = rtedf ] && [ "${TORTURE:-1}" = 1 ] && [ "${QUICK:-0}" != 1 ] &&
 			DURATION=${TORTURE_DURATION:-90} SEED=${SEED:-1} \
 			"$TOP/scripts/torture.sh" || status=1
 		cat "$logs/torture/counts" >>"$logs/counts"
+		# The same churn on cgroup v2 (cpu.rt.max, leaves only), once,
+		# under icount on 2 vCPUs, judged by the checker.
+		CGROUP=v2 TORTURE_NOBUILD=1 TORTURE_LOGS=$logs/torture-v2 SMP=" " ICOUNT_SMP=2 \
+			SEED=${SEED:-1} "$TOP/scripts/torture.sh" || status=1
+		cat "$logs/torture-v2/counts" >>"$logs/counts"
 	fi
 fi
 

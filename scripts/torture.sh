@@ -28,6 +28,8 @@ sfx=$([ "${DEBUG:-0}" = 1 ] && echo -debug || true)
 # The rt-edf kernel's known failures (tools/testing/rt-edf/known-fail).
 xfail=$([ "$kernel" = rtedf ] && echo "$TESTDIR/known-fail" || echo /dev/null)
 img=$BUILD/bzImage$([ "$kernel" = stock ] && echo -stock || true)$sfx
+# CGROUP=v2 (qemu-run.sh): the same churn on cgroup v2, reported as torture-v2-*.
+tag=$([ "${CGROUP:-v1}" = v2 ] && echo -v2 || true)
 
 start=$(date +%s)
 if [ "${TORTURE_NOBUILD:-0}" != 1 ]; then
@@ -49,9 +51,9 @@ for smp in $smps; do
 	RTEDF_PIN=$pin RTEDF_ICOUNT=0 RTEDF_APPEND="rtedf.torture=$dur:$seed rtedf.timeout=$((dur + 300))" \
 		"$TOP/scripts/qemu-run.sh" -k "$img" -s "$smp" -t torture \
 		-T $((dur * 2 + 600)) -o "$d" || true
-	"$TOP/scripts/report.sh" "$d" "torture-smp$smp" "$xfail" || status=1
+	"$TOP/scripts/report.sh" "$d" "torture$tag-smp$smp" "$xfail" || status=1
 	grep -a '^# \(torture\|sentinel\|free\|[a-z]* *[0-9]* done\)' "$d/results.log" |
-		sed "s/^# /torture-smp$smp: /" || true
+		sed "s/^# /torture$tag-smp$smp: /" || true
 	msg "smp$smp: torture run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
 	cat "$d/counts" >>"$logs/counts"
 done
@@ -63,7 +65,7 @@ for smp in ${ICOUNT_SMP-$smps}; do
 	RTEDF_APPEND="rtedf.torture=$idur:$seed rtedf.timeout=$((idur + 300))" \
 		"$TOP/scripts/qemu-run.sh" -k "$img" -s "$smp" -t torture \
 		-T $((idur * 4 + 600)) -o "$d" || true
-	"$TOP/scripts/report.sh" "$d" "torture-icount-smp$smp" "$xfail" || status=1
+	"$TOP/scripts/report.sh" "$d" "torture$tag-icount-smp$smp" "$xfail" || status=1
 	msg "icount smp$smp: torture run took $(($(date +%s) - t0)) s; logs in ${d#"$TOP"/}"
 	cat "$d/counts" >>"$logs/counts"
 done
