@@ -13,11 +13,9 @@
  * global limit (sched_rt_runtime_us) instead.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "rtedf.h"
 
@@ -55,18 +53,6 @@ static void read_text(const char *path, char *buf, size_t len)
 		fclose(f);
 	}
 	buf[n] = 0;
-}
-
-static int write_text(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
 }
 
 /* The files of a group and of the root, and the global limit, as text. */
@@ -154,13 +140,13 @@ static void refused(const struct row *r)
 
 	snapshot(g ? g : "", &before);
 	read_text(path_of(g, file), old, sizeof(old));
-	err = write_text(path_of(g, file), val);
+	err = write_file(path_of(g, file), val);
 	snapshot(g ? g : "", &after);
 	ok = err == -r->want && !memcmp(&before, &after, sizeof(before));
 	ksft_print_msg("%s <- '%s': %s\n", path_of(g, file), val,
 		       err ? strerror(-err) : "accepted");
 	if (!err && *old)
-		write_text(path_of(g, file), old);
+		write_file(path_of(g, file), old);
 	ksft_test_result(ok, "%s\n", r->what);
 }
 

@@ -362,14 +362,14 @@ void sched_trace_mark_affinity(pid_t pid)
 	trace_mark("rtedf_affinity pid=%d cpus=%s\n", pid, list);
 }
 
-int cg_attach(const char *group, pid_t pid)
+/* Writes id to group's file, the move of thread tid marked in the trace. */
+static int attach_marked(const char *group, const char *file, pid_t tid, pid_t id)
 {
-	pid_t tid = tid_of(pid);
 	int err;
 
 	/* Its group is not known until the move is marked (schedcheck.py). */
 	trace_mark("rtedf_moving pid=%d\n", tid);
-	err = cg_write_ll(group, cg_v2() ? "cgroup.procs" : "tasks", pid);
+	err = cg_write_ll(group, file, id);
 	if (!err) {
 		trace_mark("rtedf_attach pid=%d cgroup_id=%lld\n", tid, cg_ino(group));
 		sched_trace_mark_affinity(tid);
@@ -377,6 +377,11 @@ int cg_attach(const char *group, pid_t pid)
 		trace_mark("rtedf_unmoved pid=%d\n", tid);
 	}
 	return err;
+}
+
+int cg_attach(const char *group, pid_t pid)
+{
+	return attach_marked(group, cg_v2() ? "cgroup.procs" : "tasks", tid_of(pid), pid);
 }
 
 int cg_attach_thread(const char *group, pid_t tid)
@@ -393,15 +398,7 @@ int cg_attach_thread(const char *group, pid_t tid)
 		if (err)
 			return err;
 	}
-	trace_mark("rtedf_moving pid=%d\n", tid);
-	err = cg_write_ll(group, "cgroup.threads", tid);
-	if (!err) {
-		trace_mark("rtedf_attach pid=%d cgroup_id=%lld\n", tid, cg_ino(group));
-		sched_trace_mark_affinity(tid);
-	} else {
-		trace_mark("rtedf_unmoved pid=%d\n", tid);
-	}
-	return err;
+	return attach_marked(group, "cgroup.threads", tid, tid);
 }
 
 bool cg_contains(const char *group, pid_t pid)

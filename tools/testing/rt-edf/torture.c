@@ -433,29 +433,32 @@ static const char *procs_file(void)
 	return cg_v2() ? "cgroup.threads" : "tasks";
 }
 
-static bool holds_tasks(const char *group)
+/* The first line of a group's file ("" if none). */
+static void first_line(const char *group, const char *file, char *buf, int len)
 {
-	char buf[16] = "";
-	FILE *f = fopen(cg_path(group, "cgroup.procs"), "r");
+	FILE *f = fopen(cg_path(group, file), "r");
 
+	buf[0] = 0;
 	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
+		if (!fgets(buf, len, f))
 			buf[0] = 0;
 		fclose(f);
 	}
+}
+
+static bool holds_tasks(const char *group)
+{
+	char buf[16];
+
+	first_line(group, "cgroup.procs", buf, sizeof(buf));
 	return buf[0] != 0;
 }
 
 static bool subtree_has_cpu(const char *group)
 {
-	char buf[256] = "";
-	FILE *f = fopen(cg_path(group, "cgroup.subtree_control"), "r");
+	char buf[256];
 
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = 0;
-		fclose(f);
-	}
+	first_line(group, "cgroup.subtree_control", buf, sizeof(buf));
 	return strstr(buf, "cpu") != NULL;
 }
 
