@@ -191,7 +191,7 @@ static bool starts(const char *g, const char *file, const char *prefix)
 {
 	char buf[160];
 
-	read_text(cg_path(g, file), buf, sizeof(buf));
+	cg_read_str(g, file, buf, sizeof(buf));
 	return !strncmp(buf, prefix, strlen(prefix));
 }
 

@@ -60,28 +60,6 @@
 
 #define PLAN	18
 
-static int read_str(const char *group, const char *file, char *buf, size_t len)
-{
-	FILE *f = fopen(cg_path(group, file), "r");
-	size_t n;
-
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	if (n && buf[n - 1] == '\n')
-		buf[n - 1] = 0;
-	return 0;
-}
-
-static bool file_is(const char *group, const char *file, const char *want)
-{
-	char buf[256];
-
-	return !read_str(group, file, buf, sizeof(buf)) && !strcmp(buf, want);
-}
-
 /*
  * clone3(CLONE_INTO_CGROUP) of a SCHED_FIFO child into group, from a
  * SCHED_FIFO helper in the root: 0 when the child started there with its
@@ -117,20 +95,6 @@ static int rt_clone_into(const char *group)
 	if (helper < 0 || waitpid(helper, &st, 0) != helper || !WIFEXITED(st))
 		return 103;
 	return WEXITSTATUS(st);
-}
-
-/* The value of key in a flat-keyed file, or -1. */
-static long long stat_key(const char *group, const char *key)
-{
-	char buf[1024], *p;
-	size_t k = strlen(key);
-
-	if (read_str(group, "cpu.rt.stat", buf, sizeof(buf)))
-		return -1;
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, k) && p[k] == ' ')
-			return atoll(p + k + 1);
-	return -1;
 }
 
 static bool near(long long v, long long want)
@@ -190,7 +154,7 @@ int main(void)
 	if (err) {
 		char ctl[256] = "";
 
-		read_str("", "cgroup.controllers", ctl, sizeof(ctl));
+		cg_read_str("", "cgroup.controllers", ctl, sizeof(ctl));
 		ksft_print_msg("+cpu: %s (controllers: %s)\n", strerror(-err), ctl);
 	}
 	ksft_test_result(!err && proc_state(ticker),
@@ -199,20 +163,20 @@ int main(void)
 	sleep_ns(100 * NSEC_PER_MSEC);
 	ksft_print_msg("the RT task woke %lld times in 100 ms\n", *count - v);
 	ksft_test_result(*count - v >= 50 && sched_getscheduler(ticker) == SCHED_FIFO &&
-			 stat_key("sys.slice/svc", "unreserved") == 1,
+			 cg_stat_key("sys.slice/svc", "cpu.rt.stat", "unreserved") == 1,
 			 "an RT task where no group on its path reserves runs on the root's servers\n");
 	err = set_sched(ticker, SCHED_FIFO, 20);
 	ksft_test_result(!err && sched_getscheduler(ticker) == SCHED_FIFO &&
-			 stat_key("sys.slice/svc", "unreserved") == 1,
+			 cg_stat_key("sys.slice/svc", "cpu.rt.stat", "unreserved") == 1,
 			 "and may change its priority there (a new RT task may not)\n");
 	snprintf(want, sizeof(want), "0 %s", period);
 	err = cg_write("sys.slice", "cpu.rt.max", "100000 1000000");
-	ksft_test_result(err == -EBUSY && file_is("sys.slice", "cpu.rt.max", want),
+	ksft_test_result(err == -EBUSY && cg_file_is("sys.slice", "cpu.rt.max", want),
 			 "a reservation on a path where RT tasks run without one is refused (EBUSY)\n");
 	err = set_sched(ticker, SCHED_OTHER, 0);
 	if (!err)
 		err = cg_write("sys.slice", "cpu.rt.max", "100000 1000000");
-	ksft_test_result(!err && stat_key("sys.slice/svc", "unreserved") == 0,
+	ksft_test_result(!err && cg_stat_key("sys.slice/svc", "cpu.rt.stat", "unreserved") == 0,
 			 "it is accepted once no RT task runs there\n");
 	err = set_sched(ticker, SCHED_FIFO, 10);
 	ksft_test_result(err == -EPERM,
@@ -224,8 +188,8 @@ int main(void)
 	/* A new group. */
 	if (mkdir(cg_path("a", ""), 0755))
 		ksft_exit_fail_msg("mkdir a: %s\n", strerror(errno));
-	ksft_test_result(file_is("a", "cpu.rt.max", want) &&
-			 file_is("a", "cpu.rt.tasks.max", "auto"),
+	ksft_test_result(cg_file_is("a", "cpu.rt.max", want) &&
+			 cg_file_is("a", "cpu.rt.tasks.max", "auto"),
 			 "a new group reserves nothing: cpu.rt.max '%s', cpu.rt.tasks.max 'auto'\n",
 			 want);
 	rt = rtedf_fork();
@@ -244,8 +208,8 @@ int main(void)
 
 	/* cpu.rt.max */
 	err2 = cg_write("a", "cpu.rt.max", "30000 100000");
-	ksft_test_result(!err2 && file_is("a", "cpu.rt.max", "30000 100000") &&
-			 near(stat_key("a", "reserved_ppm"), 300000),
+	ksft_test_result(!err2 && cg_file_is("a", "cpu.rt.max", "30000 100000") &&
+			 near(cg_stat_key("a", "cpu.rt.stat", "reserved_ppm"), 300000),
 			 "cpu.rt.max sets runtime and period in one write\n");
 	err2 = rt_clone_into("a");
 	ksft_print_msg("clone3(CLONE_INTO_CGROUP) of an RT child: %s without a reservation, %s with\n",
@@ -253,11 +217,11 @@ int main(void)
 	ksft_test_result(err == EINVAL && !err2,
 			 "clone3() of an RT child into a group: EINVAL without a reservation, SCHED_FIFO there with one\n");
 	err = cg_write("a", "cpu.rt.max", "20000");
-	ok = !err && file_is("a", "cpu.rt.max", "20000 100000");
+	ok = !err && cg_file_is("a", "cpu.rt.max", "20000 100000");
 	ksft_test_result(ok && !cg_write("a", "cpu.rt.max", "30000 100000"),
 			 "a runtime alone keeps the period\n");
 	err = cg_write("a", "cpu.rt.max", "max");
-	ksft_test_result(err == -EBUSY && file_is("a", "cpu.rt.max", "30000 100000"),
+	ksft_test_result(err == -EBUSY && cg_file_is("a", "cpu.rt.max", "30000 100000"),
 			 "'max' (the whole period) past the global limit is refused (EBUSY), nothing changes\n");
 	{
 		static const char *const bad[] = {
@@ -269,20 +233,20 @@ int main(void)
 		ok = true;
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			err = cg_write("a", "cpu.rt.max", bad[i]);
-			if (err != -EINVAL || !file_is("a", "cpu.rt.max", "30000 100000")) {
+			if (err != -EINVAL || !cg_file_is("a", "cpu.rt.max", "30000 100000")) {
 				ksft_print_msg("cpu.rt.max '%s': %s\n", bad[i], strerror(-err));
 				ok = false;
 			}
 		}
 		err = cg_write("a", "cpu.rt.tasks.max", "abc");
-		ok = ok && err == -EINVAL && file_is("a", "cpu.rt.tasks.max", "auto");
+		ok = ok && err == -EINVAL && cg_file_is("a", "cpu.rt.tasks.max", "auto");
 		ksft_test_result(ok, "bad input is refused (EINVAL) and changes nothing\n");
 	}
 	/* 5% (the root's own tasks) + 30% + 70% > 95% */
 	if (mkdir(cg_path("b", ""), 0755))
 		ksft_exit_fail_msg("mkdir b: %s\n", strerror(errno));
 	err = cg_write("b", "cpu.rt.max", "700000 1000000");
-	ksft_test_result(err == -EBUSY && file_is("b", "cpu.rt.max", want),
+	ksft_test_result(err == -EBUSY && cg_file_is("b", "cpu.rt.max", want),
 			 "over-subscription is refused (EBUSY) and changes nothing\n");
 
 	/* One write where v1's two are refused in either order. */
@@ -297,23 +261,23 @@ int main(void)
 		ksft_exit_fail_msg("setting up sub, sub/c and b: %s\n", strerror(-err));
 	ok = cg_write("sub", "cpu.rt.max", "600000") == -EBUSY &&
 	     cg_write("sub", "cpu.rt.max", "300000 2000000") == -EBUSY &&
-	     file_is("sub", "cpu.rt.max", "300000 1000000");
+	     cg_file_is("sub", "cpu.rt.max", "300000 1000000");
 	err = cg_write("sub", "cpu.rt.max", "600000 2000000");
-	ksft_test_result(ok && !err && file_is("sub", "cpu.rt.max", "600000 2000000"),
+	ksft_test_result(ok && !err && cg_file_is("sub", "cpu.rt.max", "600000 2000000"),
 			 "one write changes what v1 refuses in either order\n");
-	ksft_test_result(near(stat_key("sub", "reserved_ppm"), 300000) &&
-			 near(stat_key("sub", "children_ppm"), 200000) &&
-			 near(stat_key("sub", "tasks_ppm"), 100000) &&
-			 near(stat_key("sub", "available_ppm"), 100000) &&
-			 stat_key("sub", "unreserved") == 0,
+	ksft_test_result(near(cg_stat_key("sub", "cpu.rt.stat", "reserved_ppm"), 300000) &&
+			 near(cg_stat_key("sub", "cpu.rt.stat", "children_ppm"), 200000) &&
+			 near(cg_stat_key("sub", "cpu.rt.stat", "tasks_ppm"), 100000) &&
+			 near(cg_stat_key("sub", "cpu.rt.stat", "available_ppm"), 100000) &&
+			 cg_stat_key("sub", "cpu.rt.stat", "unreserved") == 0,
 			 "cpu.rt.stat: 300000 reserved, 200000 to the children, 100000 to the own tasks and to give\n");
 	err = cg_write("sub", "cpu.rt.tasks.max", "50000 1000000");
-	ok = !err && file_is("sub", "cpu.rt.tasks.max", "50000 1000000") &&
-	     near(stat_key("sub", "tasks_ppm"), 50000) &&
-	     near(stat_key("sub", "available_ppm"), 50000);
+	ok = !err && cg_file_is("sub", "cpu.rt.tasks.max", "50000 1000000") &&
+	     near(cg_stat_key("sub", "cpu.rt.stat", "tasks_ppm"), 50000) &&
+	     near(cg_stat_key("sub", "cpu.rt.stat", "available_ppm"), 50000);
 	err = cg_write("sub", "cpu.rt.tasks.max", "auto");
-	ksft_test_result(ok && !err && file_is("sub", "cpu.rt.tasks.max", "auto") &&
-			 near(stat_key("sub", "tasks_ppm"), 100000),
+	ksft_test_result(ok && !err && cg_file_is("sub", "cpu.rt.tasks.max", "auto") &&
+			 near(cg_stat_key("sub", "cpu.rt.stat", "tasks_ppm"), 100000),
 			 "cpu.rt.tasks.max: the own tasks' reservation, then 'auto' again\n");
 
 	/* The reservation holds. */

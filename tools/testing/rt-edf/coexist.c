@@ -38,37 +38,6 @@
 
 #define PLAN	6
 
-static bool file_is(const char *group, const char *file, const char *want)
-{
-	char buf[128] = "";
-	FILE *f = fopen(cg_path(group, file), "r");
-
-	if (!f)
-		return false;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = 0;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return !strcmp(buf, want);
-}
-
-/* The value of key in a flat-keyed file, or -1. */
-static long long stat_key(const char *group, const char *file, const char *key)
-{
-	char line[256];
-	long long v = -1;
-	FILE *f = fopen(cg_path(group, file), "r");
-	size_t n = strlen(key);
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, n) && line[n] == ' ')
-			v = atoll(line + n + 1);
-	fclose(f);
-	return v;
-}
-
 int main(void)
 {
 	double pm[4];
@@ -96,19 +65,19 @@ int main(void)
 	     !cg_write("web", "cpu.weight", "100") &&
 	     !cg_write("batch", "cpu.weight", "300") &&
 	     !cg_write("b2", "cpu.weight", "100");
-	ksft_test_result(ok && file_is("web", "cpu.max", "10000 100000") &&
-			 file_is("web", "cpu.rt.max", "20000 100000") &&
-			 file_is("batch", "cpu.weight", "300"),
+	ksft_test_result(ok && cg_file_is("web", "cpu.max", "10000 100000") &&
+			 cg_file_is("web", "cpu.rt.max", "20000 100000") &&
+			 cg_file_is("batch", "cpu.weight", "300"),
 			 "cpu.max and cpu.weight are set on groups next to cpu.rt.max\n");
 	err = cg_write("web", "cpu.rt.max", "20000 50000");
-	ok = !err && file_is("web", "cpu.max", "10000 100000");
+	ok = !err && cg_file_is("web", "cpu.max", "10000 100000");
 	err = cg_write("web", "cpu.rt.max", "20000 100000");
 	ok = ok && !err && !cg_write("web", "cpu.max", "max 100000") &&
-	     file_is("web", "cpu.rt.max", "20000 100000") &&
+	     cg_file_is("web", "cpu.rt.max", "20000 100000") &&
 	     !cg_write("web", "cpu.max", "10000 100000");
 	ksft_test_result(ok, "changing cpu.rt.max leaves cpu.max, and cpu.max leaves cpu.rt.max\n");
 
-	thr0 = stat_key("web", "cpu.stat", "nr_throttled");
+	thr0 = cg_stat_key("web", "cpu.stat", "nr_throttled");
 	pids[0] = spawn_busy("web", SCHED_FIFO, 50, 0);
 	pids[1] = spawn_busy("web", SCHED_OTHER, 0, 0);
 	pids[2] = spawn_busy("batch", SCHED_OTHER, 0, 0);
@@ -130,7 +99,7 @@ int main(void)
 	outcome_result(pm[2] + pm[3] >= 680 && pm[2] + pm[3] <= 720 &&
 		       pm[2] / (pm[2] + pm[3]) >= 0.72 && pm[2] / (pm[2] + pm[3]) <= 0.78,
 		       "batch and b2 share the rest, 700 within 20, by cpu.weight 3:1 within 0.03");
-	ksft_test_result(stat_key("web", "cpu.stat", "nr_throttled") > thr0,
+	ksft_test_result(cg_stat_key("web", "cpu.stat", "nr_throttled") > thr0,
 			 "web's cpu.stat counts throttled quota periods\n");
 
 	cg_remove("web");

@@ -198,6 +198,42 @@ int cg_write(const char *group, const char *file, const char *val)
 	return raw_write(group, m->v2, out);
 }
 
+int cg_read_str(const char *group, const char *file, char *buf, size_t len)
+{
+	FILE *f = fopen(cg_path(group, file), "r");
+	size_t n;
+
+	buf[0] = 0;
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = 0;
+	return 0;
+}
+
+bool cg_file_is(const char *group, const char *file, const char *want)
+{
+	char buf[256];
+
+	return !cg_read_str(group, file, buf, sizeof(buf)) && !strcmp(buf, want);
+}
+
+long long cg_stat_key(const char *group, const char *file, const char *key)
+{
+	char buf[1024], *p;
+	size_t k = strlen(key);
+
+	if (cg_read_str(group, file, buf, sizeof(buf)))
+		return -1;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, k) && p[k] == ' ')
+			return atoll(p + k + 1);
+	return -1;
+}
+
 int cg_write_ll(const char *group, const char *file, long long val)
 {
 	char buf[32];

@@ -67,6 +67,14 @@ int cg_group(const char *group, long long period_us, long long runtime_us);
 /* Removes a group (it must hold no task).  Returns 0 or -errno. */
 int cg_remove(const char *group);
 /* Moves pid (0: the caller) to group: 'tasks' on v1, 'cgroup.procs' on v2. */
+/*
+ * The text of a group's file without its last newline (cut to len - 1;
+ * "" and an error if it cannot be read); whether it is want; the value
+ * of key in a flat-keyed file such as cpu.stat or cpu.rt.stat, or -1.
+ */
+int cg_read_str(const char *group, const char *file, char *buf, size_t len);
+bool cg_file_is(const char *group, const char *file, const char *want);
+long long cg_stat_key(const char *group, const char *file, const char *key);
 int cg_attach(const char *group, pid_t pid);
 /*
  * Moves one thread to group: as cg_attach() on v1; on v2, where the

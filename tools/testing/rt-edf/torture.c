@@ -182,6 +182,14 @@ static bool is_ancestor(int a, int g)
 	       groups[g].name[n] == '/';
 }
 
+/* One of the n groups in idx, or (root_ok, one time in four) the root: -1. */
+static int rnd_of(const int *idx, int n, bool root_ok)
+{
+	if (!n || (root_ok && !rnd_n(4)))
+		return -1;
+	return idx[rnd_n(n)];
+}
+
 static int rnd_group(bool root_ok)
 {
 	int idx[MAX_GROUPS], n = 0;
@@ -189,9 +197,7 @@ static int rnd_group(bool root_ok)
 	for (int i = 0; i < MAX_GROUPS; i++)
 		if (groups[i].used)
 			idx[n++] = i;
-	if (!n || (root_ok && !rnd_n(4)))
-		return -1;
-	return idx[rnd_n(n)];
+	return rnd_of(idx, n, root_ok);
 }
 
 /*
@@ -214,9 +220,7 @@ static int rnd_home(bool root_ok)
 		if (leaf)
 			idx[n++] = i;
 	}
-	if (!n || (root_ok && !rnd_n(4)))
-		return -1;
-	return idx[rnd_n(n)];
+	return rnd_of(idx, n, root_ok);
 }
 
 static const char *gname(int g)
@@ -433,24 +437,11 @@ static const char *procs_file(void)
 	return cg_v2() ? "cgroup.threads" : "tasks";
 }
 
-/* The first line of a group's file ("" if none). */
-static void first_line(const char *group, const char *file, char *buf, int len)
-{
-	FILE *f = fopen(cg_path(group, file), "r");
-
-	buf[0] = 0;
-	if (f) {
-		if (!fgets(buf, len, f))
-			buf[0] = 0;
-		fclose(f);
-	}
-}
-
 static bool holds_tasks(const char *group)
 {
 	char buf[16];
 
-	first_line(group, "cgroup.procs", buf, sizeof(buf));
+	cg_read_str(group, "cgroup.procs", buf, sizeof(buf));
 	return buf[0] != 0;
 }
 
@@ -458,7 +449,7 @@ static bool subtree_has_cpu(const char *group)
 {
 	char buf[256];
 
-	first_line(group, "cgroup.subtree_control", buf, sizeof(buf));
+	cg_read_str(group, "cgroup.subtree_control", buf, sizeof(buf));
 	return strstr(buf, "cpu") != NULL;
 }
 
