@@ -310,7 +310,7 @@ def smp_section(md, outdir, R2, RT, info):
               "\"push\" (`smppush`, in the plain-TCG boot below, host time): pinned, plus a SCHED_FIFO 10 "
               "task of the pair's group, on either CPU, that runs 200 us and sleeps 200 us in turn: a wakeup "
               "that finds it running preempts it, and it moves to the other CPU, pushed or pulled (its "
-              "migrations per round trip are counted; the pair's group reserves 800 ms / 1 s there; n = 0 "
+              "migrations per round trip are counted; the pair's group reserves 700 ms / 1 s there; n = 0 "
               "and 1 only).  Not under icount: there one host thread runs the vCPUs in turn and an interrupt "
               "sent to a vCPU waits until the busy one ends its slice, here the task's 200 us burst.  "
               "Targets (issue 18): rt-edf <= 1.1 x stock with no group configured, <= 1.3 x with 64 groups.")
@@ -334,6 +334,7 @@ def smp_section(md, outdir, R2, RT, info):
               note="round trip of rt-edf over stock's, per configuration")
     md.append("![two CPUs, cost](smp-cost.svg)")
     md.append("")
+    smp_decide_section(md, R2)
     mt = (RT["rtedf"]["meta"] or RT["stock"]["meta"] or [{}])[0]
     md.append(f"Guarantee (`smprandom`): `{info.get('qemu_tcg2', '?')}`, plain TCG, the two vCPUs in parallel "
               "on the host's clock (figures in host time; the host stalls a vCPU thread now and then, up to "
@@ -364,6 +365,96 @@ def smp_section(md, outdir, R2, RT, info):
     md.append("")
 
 
+def smp_decide(R2):
+    """smpdecide: per kernel, {(variant, n, fn): record}, {(variant, n): sum record}, and the
+    baseline: the median time of a pull_rt_task() with nothing to pull (the tracer's own cost)."""
+    D, S, B = {}, {}, {}
+    for k in KERNELS:
+        D[k] = {(p["variant"], int(p["n"]), p["fn"]): p for p in R2[k]["smpdecide"]}
+        S[k] = {(p["variant"], int(p["n"])): p for p in R2[k]["smpdecsum"]}
+        b = D[k].get(("unpinned", 0, "pull_rt_task"))
+        B[k] = int(b["median_ns"]) if b and int(b["calls"]) else None
+    return D, S, B
+
+
+def dec_cell(D, k, vnf, key="median_ns"):
+    p = D[k].get(vnf)
+    return int(p[key]) if p and int(p["calls"]) else None
+
+
+def dec_per_rtt(S, B, k, vn):
+    """Placement's time per round trip (ns): the outermost calls' times less the tracer's cost of
+    every traced call in them."""
+    p = S[k].get(vn)
+    if not p or B[k] is None or not int(p["rtts"]):
+        return None
+    return (int(p["outer_ns"]) - B[k] * int(p["calls"])) / int(p["rtts"])
+
+
+def smp_decide_section(md, R2):
+    D, S, B = smp_decide(R2)
+    if not (D["stock"] or D["rtedf"]):
+        return
+    md.append("Decisions (`smpdecide`, in the icount boot, guest time): the function graph tracer times every "
+              "call of `select_task_rq_rt()` (a waking task's CPU), `task_woken_rt()` and `push_rt_tasks()` "
+              "(a CPU pushes its waiting RT tasks away), `balance_rt()` and `pull_rt_task()` (a CPU whose "
+              "priority drops pulls waiting tasks in), from entry to return, during one repetition "
+              "(2400 round trips) of \"unpinned\" and of \"push\" (there the pair's group reserves "
+              "700 ms / 1 s).  Every traced call includes the tracer's own cost, the same on both kernels: "
+              "the baseline is the median time of a `pull_rt_task()` that finds no CPU overloaded and returns "
+              f"at once (stock {fmt(B['stock'], ' ns', 0)}, rt-edf {fmt(B['rtedf'], ' ns', 0)}).  "
+              "\"Placement per round trip\" is the time of the outermost traced calls (a traced call made "
+              "inside another counts in the outer one's) less the baseline for every traced call, per round "
+              "trip: all the time the kernel spent deciding where RT tasks run, wherever it decided.  Under "
+              "icount a call during which the emulator switched vCPUs also counts the other vCPU's slice: "
+              "outermost calls of 50 us or more are left out (\"cut\"), and the medians are not moved by "
+              "them.  Targets (issue 18): rt-edf <= 1.1 x stock with no group configured, <= 1.3 x with 64 "
+              "groups.")
+    md.append("")
+    md.append("| variant | n groups | placement per round trip stock | rt-edf | rt-edf / stock | traced calls "
+              "per round trip stock | rt-edf | cut stock | cut rt-edf |")
+    md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for vn in sorted(set(S["stock"]) | set(S["rtedf"]), key=lambda t: (("unpinned", "push").index(t[0]), t[1])):
+        cs, cr = dec_per_rtt(S, B, "stock", vn), dec_per_rtt(S, B, "rtedf", vn)
+        ps, pr = S["stock"].get(vn), S["rtedf"].get(vn)
+        md.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+            vn[0], vn[1], fmt(cs, " ns", 0), fmt(cr, " ns", 0), ratio(cr, cs),
+            fmt(int(ps["calls"]) / int(ps["rtts"]), "", 2) if ps else "n/a",
+            fmt(int(pr["calls"]) / int(pr["rtts"]), "", 2) if pr else "n/a",
+            ps["cut"] if ps else "n/a", pr["cut"] if pr else "n/a"))
+    md.append("")
+    md.append("Each function, all calls (those with nothing to do as well), times as measured (the baseline "
+              "included):")
+    md.append("")
+    md.append("| variant | n groups | function | calls stock | calls rt-edf | median stock | median rt-edf "
+              "| p90 stock | p90 rt-edf |")
+    md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    keys = sorted(set(D["stock"]) | set(D["rtedf"]),
+                  key=lambda t: (("unpinned", "push").index(t[0]), t[1]))
+    for vnf in keys:
+        cs = D["stock"].get(vnf, {}).get("calls", "0")
+        cr = D["rtedf"].get(vnf, {}).get("calls", "0")
+        md.append("| {} | {} | `{}` | {} | {} | {} | {} | {} | {} |".format(
+            vnf[0], vnf[1], vnf[2], cs, cr,
+            fmt(dec_cell(D, "stock", vnf), " ns", 0), fmt(dec_cell(D, "rtedf", vnf), " ns", 0),
+            fmt(dec_cell(D, "stock", vnf, "p90_ns"), " ns", 0), fmt(dec_cell(D, "rtedf", vnf, "p90_ns"), " ns", 0)))
+    md.append("")
+
+
+def smp_decide_summary(R2):
+    D, S, B = smp_decide(R2)
+    rows = []
+    for n, tgt in ((0, "<= 1.1 x stock"), (64, "<= 1.3 x stock")):
+        for v in ("unpinned", "push"):
+            if (v, n) not in S["stock"] and (v, n) not in S["rtedf"]:
+                continue
+            cs, cr = dec_per_rtt(S, B, "stock", (v, n)), dec_per_rtt(S, B, "rtedf", (v, n))
+            rows.append("| 2 vCPUs, icount: placement's time per round trip, {}, {} | {} | {} | {} ({} x stock) |".format(
+                v, "no group configured" if n == 0 else f"{n} groups", tgt,
+                fmt(cs, " ns", 0), fmt(cr, " ns", 0), ratio(cr, cs)))
+    return rows
+
+
 def smp_costs(R2, RT):
     """Round trip (ns) per (variant, n): smpcost under icount, push on plain TCG."""
     C = {}
@@ -377,7 +468,7 @@ def smp_costs(R2, RT):
 
 def smp_summary(R2, RT):
     """Summary rows of the two-CPU runs."""
-    rows = []
+    rows = smp_decide_summary(R2)
     C = smp_costs(R2, RT)
     for n, tgt in ((0, "<= 1.1 x stock"), (64, "<= 1.3 x stock")):
         for v in ("pinned", "unpinned", "push"):
@@ -406,7 +497,7 @@ def main():
     # The two-CPU boots, where make bench ran them.
     R2 = {k: parse(os.path.join(outdir, f"{k}-smp2", "results.log")) for k in KERNELS}
     RT = {k: parse(os.path.join(outdir, f"{k}-tcg2", "results.log")) for k in KERNELS}
-    have_smp = any(R2[k]["smpcost"] or RT[k]["smptask"] for k in KERNELS)
+    have_smp = any(R2[k]["smpcost"] or R2[k]["smpdecide"] or RT[k]["smptask"] for k in KERNELS)
     os.makedirs(outdir, exist_ok=True)
     md = []
     meta = {k: (R[k]["meta"][0] if R[k]["meta"] else {}) for k in KERNELS}
@@ -704,7 +795,7 @@ def main():
                 if sec != "all":
                     T[k][sec] = t
     secs = [s for s in ("article", "article_rtapp", "random", "share", "precision", "pingpong", "decision", "latency", "all",
-                        "smpcost", "smppush", "smprandom")
+                        "smpcost", "smpdecide", "smppush", "smprandom")
             if s in T["rtedf"] or s in T["stock"]]
     md.append("| section | " + " | ".join(secs) + " |")
     md.append("| --- | " + " | ".join("---" for _ in secs) + " |")

@@ -10,9 +10,12 @@
 # A benchmark reports: it fails only when a guest does not finish.
 #
 # Then two more boots per kernel with 2 vCPUs: the costs across CPUs
-# under icount (bench.c's smpcost), and on plain TCG, the vCPUs in
+# under icount (bench.c's smpcost, and smpdecide: each placement decision
+# timed by the function graph tracer), and on plain TCG, the vCPUs in
 # parallel on the host's clock, round trips with a push or pull per
-# wakeup and random task sets on two CPUs (smppush, smprandom).
+# wakeup and random task sets on two CPUs (smppush, smprandom; on rt-edf
+# the trace of a set with a missed deadline goes into the guest log for
+# tools/testing/rt-edf/schedcheck.py).
 #
 # Environment: BENCH_ARGS="random,reps=5,..." replaces the guest program's
 # arguments on one vCPU (see the top of bench.c); the default runs every
@@ -59,8 +62,8 @@ run() {
 run "" 1 "$args"
 qemu_smp2= qemu_tcg2=
 if [ "${BENCH_SMP:-1}" != 0 ]; then
-	run smp2 2 "${BENCH_SMPCOST_ARGS:-smpcost,reps=3}"
-	run tcg2 2 "${BENCH_SMPRANDOM_ARGS:-smppush,smprandom,reps=2,sets=20,setms=1500}" RTEDF_ICOUNT=0
+	run smp2 2 "${BENCH_SMPCOST_ARGS:-smpcost,smpdecide,reps=3}"
+	run tcg2 2 "${BENCH_SMPRANDOM_ARGS:-smppush,smprandom,reps=2,sets=20,setms=1500,trace=1}" RTEDF_ICOUNT=0
 	qemu_smp2="$(grep -m1 -o -- '-accel [^ ]*\( -icount [^ ]*\)\?' "$out/rtedf-smp2/qemu.cmd") -smp 2 -m 512M"
 	qemu_tcg2="$(grep -m1 -o -- '-accel [^ ]*\( -icount [^ ]*\)\?' "$out/rtedf-tcg2/qemu.cmd") -smp 2 -m 512M"
 fi

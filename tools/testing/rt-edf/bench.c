@@ -34,6 +34,10 @@
  *              16 and 64 groups, pinned and unpinned (see bench_smpcost())
  *   smppush    two CPUs, not in "all": round trips with a push or pull
  *              per wakeup
+ *   smpdecide  two CPUs, not in "all": the time of each placement
+ *              decision (wakeup, push, pull) in the round trips of
+ *              smpcost's "unpinned" and smppush's "push", under icount
+ *              (see bench_smpcost())
  *   smprandom  two CPUs, not in "all": random task sets, partitioned and
  *              global inside groups (see bench_smpcost())
  *
@@ -967,10 +971,26 @@ static void bench_latency(void)
  * pair's group, on either CPU, that runs 200 us and sleeps 200 us in
  * turn: a wakeup that finds it running preempts it, and it moves to the
  * other CPU (pushed, or pulled by the CPU that goes idle); its migrations
- * per round trip are counted.  n = 0 and 1 (xp reserves 800 ms / 1 s).
+ * per round trip are counted.  n = 0 and 1 (xp reserves 700 ms / 1 s).
  * Not under icount: there one host thread runs the vCPUs in turn, and an
  * interrupt sent to a vCPU waits until the busy one ends its slice (the
  * task's 200 us burst), so the round trips would time the emulator.
+ *
+ * smpdecide (under icount: guest time, deterministic): the cost of each
+ * decision where a task goes, which round trips under icount cannot show
+ * for pushes and pulls (above).  The function graph tracer times every
+ * call of select_task_rq_rt() (a waking task's CPU), task_woken_rt() and
+ * push_rt_tasks() (a CPU pushes its waiting RT tasks away), balance_rt()
+ * and pull_rt_task() (a CPU that lowers its priority pulls waiting tasks
+ * in) during one repetition of "unpinned" and of "push" (here the pair's
+ * group reserves 700 ms / 1 s, so that 63 more groups fit), with n = 0,
+ * 1, 16 and 64 groups.  A call's time includes the tracer's own cost,
+ * on both kernels alike: about the time of a pull_rt_task() that finds
+ * no CPU overloaded and returns at once (scripts/bench-report.py takes
+ * that as the baseline).  Under icount a call during which the emulator
+ * switched vCPUs also counts the other vCPU's slice: the medians leave
+ * it out, and the sum of the outermost calls' times (placement's whole
+ * time per round trip) drops the calls that took 50 us or more.
  *
  * smprandom (on the host's clock: plain TCG, the vCPUs in parallel): the
  * random task sets of "random" on both CPUs, with periods of 20 to 100
@@ -1008,8 +1028,191 @@ static void xbg_name(char *buf, size_t len, int i)
 	snprintf(buf, len, "xbg%d", i);
 }
 
-/* Round trips of one variant with n groups. */
-static void smp_pp(const char *variant, int n)
+/*
+ * smpdecide: the function graph tracer times each call of these, from
+ * entry to return, in guest time.
+ */
+static const char *const dec_fn[] = {
+	"select_task_rq_rt", "task_woken_rt", "balance_rt", "push_rt_tasks",
+	"pull_rt_task",
+};
+#define NR_DEC		(sizeof(dec_fn) / sizeof(dec_fn[0]))
+/*
+ * No call of these takes 50 us of guest time; one that seems to was cut
+ * by the emulator's switch to the other vCPU and counts its slice.
+ */
+#define DEC_CUT_NS	(50 * NSEC_PER_USEC)
+
+static int dec_begin(void)
+{
+	char name[64];
+	unsigned int i;
+	int err = 0, fd;
+
+	tracefs_write("tracing_on", "0");
+	tracefs_write("current_tracer", "nop");
+	/* set_ftrace_filter takes one function per write. */
+	fd = open(TRACEFS "/set_ftrace_filter", O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -errno;
+	for (i = 0; i < NR_DEC && !err; i++) {
+		snprintf(name, sizeof(name), "%s\n", dec_fn[i]);
+		if (write(fd, name, strlen(name)) != (ssize_t)strlen(name))
+			err = -errno;
+	}
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err)
+		err = tracefs_write("trace_clock", "local");
+	if (!err)
+		err = tracefs_write("buffer_size_kb", "16384");
+	if (!err)
+		err = tracefs_write("options/funcgraph-overhead", "0");
+	if (!err)
+		err = tracefs_write("options/funcgraph-tail", "1");
+	if (!err)
+		err = tracefs_write("trace", "");
+	if (!err)
+		err = tracefs_write("current_tracer", "function_graph");
+	if (!err)
+		err = tracefs_write("tracing_on", "1");
+	return err;
+}
+
+struct dec_times {
+	long long *ns;
+	long n, cap;
+};
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A function graph line: "  1)   2.345 us    |  name();" ends a call
+ * that traced nothing inside, "  1)               |  name() {" begins
+ * one that did, and "  1)   2.345 us    |  } /" "* name *" "/" ends it
+ * (option funcgraph-tail).  Returns the function's index in dec_fn, or
+ * -1; *cpu, *ns, *begins and *closes tell the rest.
+ */
+static int dec_line(const char *line, int *cpu, long long *ns, bool *begins,
+		    bool *closes)
+{
+	const char *bar = strchr(line, '|'), *p, *name;
+	unsigned int i;
+	size_t len;
+	double t = 0;
+
+	p = strchr(line, ')');
+	if (!bar || !p || p > bar || sscanf(line, " %d)", cpu) != 1)
+		return -1;
+	name = bar + 1;
+	while (*name == ' ')
+		name++;
+	*begins = false;
+	*closes = *name == '}';
+	if (*closes) {
+		name = strstr(name, "/* ");
+		if (!name)
+			return -1;
+		name += 3;
+		len = strcspn(name, " *");
+	} else {
+		len = strcspn(name, "(");
+		if (!strncmp(name + len, "() {", 4))
+			*begins = true;
+		else if (strncmp(name + len, "();", 3))
+			return -1;
+	}
+	if (!*begins && sscanf(p + 1, " %lf us", &t) != 1)
+		return -1;
+	for (i = 0; i < NR_DEC; i++)
+		if (strlen(dec_fn[i]) == len && !strncmp(name, dec_fn[i], len)) {
+			*ns = (long long)(t * 1000 + 0.5);
+			return i;
+		}
+	return -1;
+}
+
+/*
+ * Stops the tracer and prints each function's calls and times, and the
+ * time of the outermost calls (a traced call inside another counts in
+ * the outer one's time): all of placement's time, less the calls cut by
+ * a vCPU switch.
+ */
+static void dec_end(const char *extra, int rtts)
+{
+	struct dec_times d[NR_DEC] = { 0 };
+	long long ns, sum, top_ns = 0;
+	long top = 0, cut = 0, calls = 0, k;
+	int depth[CPU_SETSIZE] = { 0 }, inner[CPU_SETSIZE] = { 0 };
+	char line[512];
+	unsigned int i;
+	bool begins, closes;
+	int fn, cpu;
+	FILE *f;
+
+	tracefs_write("tracing_on", "0");
+	f = fopen(TRACEFS "/trace", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		fn = dec_line(line, &cpu, &ns, &begins, &closes);
+		if (fn < 0 || cpu < 0 || cpu >= CPU_SETSIZE)
+			continue;
+		if (begins) {
+			depth[cpu]++;
+			continue;
+		}
+		if (closes && depth[cpu] > 0)
+			depth[cpu]--;
+		inner[cpu]++;
+		if (!depth[cpu]) {	/* an outermost call ended */
+			if (ns < (long long)DEC_CUT_NS) {
+				top++;
+				top_ns += ns;
+				calls += inner[cpu];
+			} else {
+				cut++;
+			}
+			inner[cpu] = 0;
+		}
+		if (d[fn].n == d[fn].cap) {
+			long long *q;
+
+			d[fn].cap = d[fn].cap ? 2 * d[fn].cap : 1024;
+			q = realloc(d[fn].ns, d[fn].cap * sizeof(*q));
+			if (!q)
+				break;
+			d[fn].ns = q;
+		}
+		d[fn].ns[d[fn].n++] = ns;
+	}
+	if (f)
+		fclose(f);
+	tracefs_write("current_tracer", "nop");
+	tracefs_write("set_ftrace_filter", "");
+	tracefs_write("buffer_size_kb", "1408");
+	printf("@smpdecsum %srtts=%d outer=%ld outer_ns=%lld calls=%ld cut=%ld\n",
+	       extra, rtts, top, top_ns, calls, cut);
+	for (i = 0; i < NR_DEC; i++) {
+		if (!d[i].n) {
+			printf("@smpdecide %sfn=%s calls=0\n", extra, dec_fn[i]);
+			continue;
+		}
+		qsort(d[i].ns, d[i].n, sizeof(*d[i].ns), cmp_ll);
+		for (sum = 0, k = 0; k < d[i].n; k++)
+			sum += d[i].ns[k];
+		printf("@smpdecide %sfn=%s calls=%ld median_ns=%lld p90_ns=%lld mean_ns=%lld\n",
+		       extra, dec_fn[i], d[i].n, d[i].ns[d[i].n / 2],
+		       d[i].ns[d[i].n * 9 / 10], sum / d[i].n);
+		free(d[i].ns);
+	}
+}
+
+/* Round trips of one variant with n groups (decide: time the decisions). */
+static void smp_pp(const char *variant, int n, bool decide)
 {
 	struct pp_shared *sh = shared_alloc(sizeof(*sh));
 	int *go = shared_alloc(2 * sizeof(int)), *ready = go + 1;
@@ -1023,7 +1226,7 @@ static void smp_pp(const char *variant, int n)
 
 	if (!n) {
 		root_own_runtime(950000);
-	} else if (cg_group(g, 1000000, push ? 800000 : 600000)) {
+	} else if (cg_group(g, 1000000, push ? 700000 : 600000)) {
 		printf("# cannot reserve %s\n", g);
 		goto out;
 	}
@@ -1061,7 +1264,8 @@ static void smp_pp(const char *variant, int n)
 			}
 		}
 	}
-	if (pp_spawn_on(g, g, unpinned ? -1 : 0, unpinned ? -1 : 1, sh, &pa, &pb, reps)) {
+	if (pp_spawn_on(g, g, unpinned ? -1 : 0, unpinned ? -1 : 1, sh, &pa, &pb,
+			decide ? 1 : reps)) {
 		printf("# cannot start the ping-pong\n");
 		goto out;
 	}
@@ -1069,11 +1273,19 @@ static void smp_pp(const char *variant, int n)
 	wait_ready(&sh->ready, 2);
 	if (loop > 0)
 		m0 = nr_migrations(loop);
+	if (decide && dec_begin()) {
+		printf("# cannot start the function graph tracer\n");
+		decide = false;
+	}
 	__atomic_store_n(&sh->start, 1, __ATOMIC_SEQ_CST);
 	futex_wake_all(&sh->start);
 	waitpid(pa, NULL, 0);
 	waitpid(pb, NULL, 0);
 	snprintf(extra, sizeof(extra), "variant=%s n=%d ", variant, n);
+	if (decide) {
+		dec_end(extra, (PP_BATCHES + 2) * PP_RTT);
+		goto out;
+	}
 	if (loop > 0) {
 		m1 = nr_migrations(loop);
 		/* warm-up and measured round trips alike */
@@ -1113,8 +1325,8 @@ static void bench_smpcost(void)
 		return;
 	}
 	for (k = 0; k < 4; k++) {
-		smp_pp("pinned", ns[k]);
-		smp_pp("unpinned", ns[k]);
+		smp_pp("pinned", ns[k], false);
+		smp_pp("unpinned", ns[k], false);
 	}
 	section_time("smpcost", start);
 }
@@ -1128,9 +1340,27 @@ static void bench_smppush(void)
 		printf("# smppush needs 2 CPUs\n");
 		return;
 	}
-	smp_pp("push", 0);
-	smp_pp("push", 1);
+	smp_pp("push", 0, false);
+	smp_pp("push", 1, false);
 	section_time("smppush", start);
+}
+
+/* The decisions' costs, under icount (see above). */
+static void bench_smpdecide(void)
+{
+	static const int ns[] = { 0, 1, 16, 64 };
+	uint64_t start = now_ns();
+	int k;
+
+	if (nr_cpus() < 2) {
+		printf("# smpdecide needs 2 CPUs\n");
+		return;
+	}
+	for (k = 0; k < 4; k++) {
+		smp_pp("unpinned", ns[k], true);
+		smp_pp("push", ns[k], true);
+	}
+	section_time("smpdecide", start);
 }
 
 #define SMPT	(3 * MAXT)
@@ -1142,6 +1372,38 @@ static void bench_smppush(void)
  */
 #define SMP_MARGIN_US	4000
 #define SMP_QMIN_US	8000
+
+/*
+ * trace=1: on rt-edf each set of smprandom runs traced
+ * (sched_trace_start()), and the trace of a set where a job missed its
+ * deadline goes to the host (smprandom-VARIANT-rREP-sSET in results.log,
+ * SMP_TRACES at most), for schedcheck.py: was it the scheduler's
+ * decision, or a vCPU that stood still?
+ */
+static int smp_trace;
+#define SMP_TRACES	6
+
+static void smp_trace_keep(struct pw_stats **st, int nw, const char *variant,
+			   int rep, int set)
+{
+	static int saved;
+	char name[64];
+	int i;
+
+	for (i = 0; i < nw; i++)
+		if (st[i] && st[i]->misses)
+			break;
+	if (i == nw || saved == SMP_TRACES) {
+		tracefs_write("tracing_on", "0");
+		tracefs_write("trace", "");
+		return;
+	}
+	snprintf(name, sizeof(name), "smprandom-%s-r%d-s%d", variant, rep, set);
+	if (sched_trace_save(name))
+		printf("# cannot save the trace %s\n", name);
+	else
+		saved++;
+}
 
 static void bench_smprandom(void)
 {
@@ -1177,6 +1439,8 @@ static void bench_smprandom(void)
 					continue;
 				}
 				groups_zero(rs_groups, MAXT);
+				if (smp_trace && is_rtedf() && sched_trace_start())
+					printf("# cannot trace the set\n");
 				for (i = 0; i < s.n; i++) {
 					u += (double)s.q[i] / s.p[i];
 					if (!err && cg_group(rs_groups[i], s.p[i], s.q[i])) {
@@ -1218,6 +1482,8 @@ static void bench_smprandom(void)
 				} else {
 					printf("# set %d of %s failed\n", k, variant[v]);
 				}
+				if (smp_trace && is_rtedf())
+					smp_trace_keep(st, nw, variant[v], rep, k);
 				for (i = 0; i < nw; i++)
 					munmap(st[i], sizeof(*st[i]));
 				munmap(t0, sizeof(*t0));
@@ -1245,6 +1511,7 @@ static const struct {
 	/* Two CPUs: not in "all". */
 	{ "smpcost", bench_smpcost },
 	{ "smppush", bench_smppush },
+	{ "smpdecide", bench_smpdecide },
 	{ "smprandom", bench_smprandom },
 };
 #define NSEC_ALL	8
@@ -1281,6 +1548,8 @@ int main(int argc, char **argv)
 				lat_loops = val;
 			else if (!strcmp(argv[i], "precdump"))
 				prec_dump = val;
+			else if (!strcmp(argv[i], "trace"))
+				smp_trace = val;
 			else
 				printf("# unknown parameter %s\n", argv[i]);
 			continue;
