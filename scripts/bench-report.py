@@ -363,6 +363,17 @@ def smp_section(md, outdir, R2, RT, info):
                 fmt(None if gr["ratio"] is None else 100 * gr["ratio"], " %", 2),
                 gs["badsets"], gr["badsets"], fmt(us(gs["late_all"]), " us", 0), fmt(us(gr["late_all"]), " us", 0)))
     md.append("")
+    log = os.path.join(outdir, "rtedf-tcg2", "results.log")
+    traces = []
+    if os.path.exists(log):
+        with open(log, errors="replace") as f:
+            traces = [ln.split()[3] for ln in f if ln.startswith("# rtedf: trace ") and len(ln.split()) > 3]
+    if traces:
+        md.append(f"Traced (`trace=1`, rt-edf only): the {len(traces)} sets with a missed deadline "
+                  f"({', '.join(traces)}) are in `rtedf-tcg2/results.log`; `python3 "
+                  "tools/testing/rt-edf/schedcheck.py --results build/bench/rtedf-tcg2/results.log DIR` "
+                  "saves each as DIR/NAME.txt with the checker's verdict on the scheduler's decisions.")
+        md.append("")
 
 
 def smp_decide(R2):
@@ -429,8 +440,10 @@ def smp_decide_section(md, R2):
     md.append("| variant | n groups | function | calls stock | calls rt-edf | median stock | median rt-edf "
               "| p90 stock | p90 rt-edf |")
     md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    order = ("select_task_rq_rt", "task_woken_rt", "push_rt_tasks", "balance_rt", "pull_rt_task")
     keys = sorted(set(D["stock"]) | set(D["rtedf"]),
-                  key=lambda t: (("unpinned", "push").index(t[0]), t[1]))
+                  key=lambda t: (("unpinned", "push").index(t[0]), t[1],
+                                 order.index(t[2]) if t[2] in order else len(order)))
     for vnf in keys:
         cs = D["stock"].get(vnf, {}).get("calls", "0")
         cr = D["rtedf"].get(vnf, {}).get("calls", "0")
