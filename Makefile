@@ -3,7 +3,7 @@
 #
 #   make demo            build, boot, show a reservation at work (KERNEL=stock)
 #   make bench           rt-edf against stock, side by side: build/bench/results.md
-#   make check           the whole verdict (KERNEL=stock, DEBUG=1, SMP=...)
+#   make check           the whole verdict (KERNEL=stock, DEBUG=1, RT=1, SMP=...)
 #   make kernel          build/bzImage: base + patches/
 #   make kernel-stock    build/bzImage-stock: base alone, same config
 #   make initramfs       build/initramfs.cpio.gz
@@ -16,7 +16,7 @@
 #   make clean           remove build/ (ccache is kept in build/ccache)
 
 S := scripts
-export KERNEL DEBUG SMP TESTS QUICK DURATION SEED CGROUP
+export KERNEL DEBUG RT SMP TESTS QUICK DURATION SEED CGROUP
 
 .PHONY: all deps kernel kernel-stock initramfs check demo bench test shell \
 	patches tree-reset clean series-check torture

@@ -2,7 +2,7 @@
 # make check: the whole verdict.
 #
 # Environment: KERNEL=rtedf (default) or stock, DEBUG=1 for the debug
-# config, SMP="1 2 4" (vCPU counts to run the suite on), TESTS="a b" (only
+# config, RT=1 for PREEMPT_RT (config/rt.config), SMP="1 2 4" (vCPU counts to run the suite on), TESTS="a b" (only
 # these test programs), QUICK=1 (suite only: no checkpatch, no sparse, no
 # torture), TORTURE=0 (no torture), TORTURE_DURATION (guest seconds per
 # vCPU count, default 90) and SEED (default 1) for the torture.
@@ -24,7 +24,7 @@ kernel=${KERNEL:-rtedf}
 smps=${SMP:-1 2 4}
 tests=${TESTS:-}
 debug=${DEBUG:-0}
-sfx=$([ "$debug" = 1 ] && echo -debug || true)
+sfx=$([ "$debug" = 1 ] && echo -debug || true)$([ "${RT:-0}" = 1 ] && echo -rt || true)
 # The schedule checker judges servers from the sched_rt_* events, which
 # stock lacks: its traces are kept, not judged.
 case $kernel in
@@ -37,7 +37,7 @@ start=$(date +%s)
 "$TOP/scripts/deps.sh"
 "$TOP/scripts/kbuild.sh" "$kernel"
 # The sparse baseline comes from the stock tree with the plain config.
-[ "$kernel" = rtedf ] && [ "${QUICK:-0}" != 1 ] && DEBUG=0 "$TOP/scripts/kbuild.sh" stock
+[ "$kernel" = rtedf ] && [ "${QUICK:-0}" != 1 ] && DEBUG=0 RT=0 "$TOP/scripts/kbuild.sh" stock
 "$TOP/scripts/initramfs.sh"
 
 logs=$BUILD/logs/check-$kernel$sfx

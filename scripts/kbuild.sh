@@ -4,9 +4,10 @@
 #   kbuild.sh rtedf|stock [make target...]
 #
 # rtedf builds build/linux (base + patches/), stock builds the pristine
-# worktree build/linux-stock.  DEBUG=1 adds config/debug.config.  Objects
-# go to build/out/<variant>[-debug]; the image is copied to
-# build/bzImage[-stock][-debug].  Extra arguments are passed to make
+# worktree build/linux-stock.  DEBUG=1 adds config/debug.config, RT=1
+# config/rt.config (PREEMPT_RT).  Objects go to
+# build/out/<variant>[-debug][-rt]; the image is copied to
+# build/bzImage[-stock][-debug][-rt].  Extra arguments are passed to make
 # instead of the default 'bzImage' (e.g. C=2 kernel/sched/).
 . "$(dirname "$0")/lib.sh"
 
@@ -24,6 +25,11 @@ if [ "${DEBUG:-0}" = 1 ]; then
 	frags+=("$TOP/config/debug.config")
 	out=$out-debug
 	img=$img-debug
+fi
+if [ "${RT:-0}" = 1 ]; then
+	frags+=("$TOP/config/rt.config")
+	out=$out-rt
+	img=$img-rt
 fi
 
 "$TOP/scripts/tree.sh" "$variant"
@@ -49,7 +55,8 @@ if [ ! -f "$cfg" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$cfg" "${frags[@]}" >merge.log 2>&1) ||
 		{ cat "$out/merge.log"; die "merge_config.sh failed"; }
 	kmake olddefconfig >/dev/null
-	# Check that every option of the fragments really stuck.
+	# Check that every option of the fragments really stuck (a later
+	# fragment's setting of an option replaces an earlier one's).
 	bad=0
 	while IFS= read -r line; do
 		case $line in
@@ -65,7 +72,11 @@ if [ ! -f "$cfg" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 				bad=1
 			fi ;;
 		esac
-	done < <(cat "${frags[@]}")
+	done < <(cat "${frags[@]}" | awk '
+		/^CONFIG_[A-Za-z0-9_]*=/ { o = $0; sub(/=.*/, "", o) }
+		/^# CONFIG_[A-Za-z0-9_]* is not set/ { o = $2 }
+		/^(CONFIG_|# CONFIG_.* is not set)/ { if (!(o in last)) order[n++] = o; last[o] = $0 }
+		END { for (i = 0; i < n; i++) print last[order[i]] }')
 	[ $bad = 0 ] || die "the config fragments did not stick (see above)"
 	echo "$want" >"$stamp"
 fi
@@ -74,7 +85,7 @@ if [ $# -gt 0 ]; then
 	kmake "$@"
 	exit
 fi
-msg "building $variant$([ "${DEBUG:-0}" = 1 ] && echo ' (debug)') in ${out#"$TOP"/}"
+msg "building $variant$([ "${DEBUG:-0}" = 1 ] && echo ' (debug)')$([ "${RT:-0}" = 1 ] && echo ' (PREEMPT_RT)') in ${out#"$TOP"/}"
 kmake bzImage
 cp "$out/arch/x86/boot/bzImage" "$BUILD/$img"
 msg "image: build/$img ($(make -s -C "$src" kernelversion))"

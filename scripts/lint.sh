@@ -39,7 +39,7 @@ done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series" 2>/dev/nu
 # put_prev_task()) is reported again for every new caller.
 sparse_run() {
 	local variant=$1 log=$2
-	DEBUG=0 "$TOP/scripts/kbuild.sh" "$variant" C=2 kernel/sched/ 2>&1 |
+	DEBUG=0 RT=0 "$TOP/scripts/kbuild.sh" "$variant" C=2 kernel/sched/ 2>&1 |
 		grep -E ':[0-9]+:[0-9]+: (warning|error):' |
 		python3 -c '
 import re, sys

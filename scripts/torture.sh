@@ -24,7 +24,7 @@ dur=${DURATION:-90}
 seed=${SEED:-$(date +%s)}
 smps=${SMP:-2 4}
 kernel=${KERNEL:-rtedf}
-sfx=$([ "${DEBUG:-0}" = 1 ] && echo -debug || true)
+sfx=$([ "${DEBUG:-0}" = 1 ] && echo -debug || true)$([ "${RT:-0}" = 1 ] && echo -rt || true)
 # The rt-edf kernel's known failures (tools/testing/rt-edf/known-fail).
 xfail=$([ "$kernel" = rtedf ] && echo "$TESTDIR/known-fail" || echo /dev/null)
 img=$BUILD/bzImage$([ "$kernel" = stock ] && echo -stock || true)$sfx
