@@ -200,7 +200,12 @@ int cg_write(const char *group, const char *file, const char *val)
 
 int cg_read_str(const char *group, const char *file, char *buf, size_t len)
 {
-	FILE *f = fopen(cg_path(group, file), "r");
+	return read_str(cg_path(group, file), buf, len);
+}
+
+int read_str(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
 	size_t n;
 
 	buf[0] = 0;
@@ -763,6 +768,7 @@ static void sched_trace_enable(const char *val)
 
 int sched_trace_start_with(void (*mark)(void))
 {
+	char feat[1024];
 	int err;
 
 	err = tracefs_write("tracing_on", "0");
@@ -776,6 +782,9 @@ int sched_trace_start_with(void (*mark)(void))
 		return err;
 	sched_trace_enable("1");
 	err = tracefs_write("tracing_on", "1");
+	/* RT_PUSH_IPI (on by default on PREEMPT_RT) changes who pulls. */
+	if (!err && !read_str("/sys/kernel/debug/sched/features", feat, sizeof(feat)))
+		trace_mark("rtedf_features %s\n", feat);
 	/*
 	 * The schedule is judged from the end of the marks on: before it,
 	 * the checker does not know the groups of all the tasks yet.

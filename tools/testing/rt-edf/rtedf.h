@@ -73,6 +73,8 @@ int cg_remove(const char *group);
  * of key in a flat-keyed file such as cpu.stat or cpu.rt.stat, or -1.
  */
 int cg_read_str(const char *group, const char *file, char *buf, size_t len);
+/* The same of any file: its first len - 1 bytes, without a final newline. */
+int read_str(const char *path, char *buf, size_t len);
 bool cg_file_is(const char *group, const char *file, const char *want);
 long long cg_stat_key(const char *group, const char *file, const char *key);
 int cg_attach(const char *group, pid_t pid);
