@@ -1314,21 +1314,27 @@ out:
 	munmap(go, 2 * sizeof(int));
 }
 
-static void bench_smpcost(void)
+/* Two variants of the round trips, with n = 0, 1, 16 and 64 groups. */
+static void smp_pp_groups(const char *sec, const char *a, const char *b, bool decide)
 {
 	static const int ns[] = { 0, 1, 16, 64 };
 	uint64_t start = now_ns();
 	int k;
 
 	if (nr_cpus() < 2) {
-		printf("# smpcost needs 2 CPUs\n");
+		printf("# %s needs 2 CPUs\n", sec);
 		return;
 	}
 	for (k = 0; k < 4; k++) {
-		smp_pp("pinned", ns[k], false);
-		smp_pp("unpinned", ns[k], false);
+		smp_pp(a, ns[k], decide);
+		smp_pp(b, ns[k], decide);
 	}
-	section_time("smpcost", start);
+	section_time(sec, start);
+}
+
+static void bench_smpcost(void)
+{
+	smp_pp_groups("smpcost", "pinned", "unpinned", false);
 }
 
 /* The push variant, on plain TCG (see above). */
@@ -1348,19 +1354,7 @@ static void bench_smppush(void)
 /* The decisions' costs, under icount (see above). */
 static void bench_smpdecide(void)
 {
-	static const int ns[] = { 0, 1, 16, 64 };
-	uint64_t start = now_ns();
-	int k;
-
-	if (nr_cpus() < 2) {
-		printf("# smpdecide needs 2 CPUs\n");
-		return;
-	}
-	for (k = 0; k < 4; k++) {
-		smp_pp("unpinned", ns[k], true);
-		smp_pp("push", ns[k], true);
-	}
-	section_time("smpdecide", start);
+	smp_pp_groups("smpdecide", "unpinned", "push", true);
 }
 
 #define SMPT	(3 * MAXT)
