@@ -1043,6 +1043,17 @@ static const char *const dec_fn[] = {
  */
 #define DEC_CUT_NS	(50 * NSEC_PER_USEC)
 
+/* tracefs file, value: the tracer's setting, in this order. */
+static const char *const dec_setup[][2] = {
+	{ "trace_clock", "local" },
+	{ "buffer_size_kb", "16384" },
+	{ "options/funcgraph-overhead", "0" },
+	{ "options/funcgraph-tail", "1" },
+	{ "trace", "" },
+	{ "current_tracer", "function_graph" },
+	{ "tracing_on", "1" },
+};
+
 static int dec_begin(void)
 {
 	char name[64];
@@ -1062,20 +1073,8 @@ static int dec_begin(void)
 	}
 	if (close(fd) && !err)
 		err = -errno;
-	if (!err)
-		err = tracefs_write("trace_clock", "local");
-	if (!err)
-		err = tracefs_write("buffer_size_kb", "16384");
-	if (!err)
-		err = tracefs_write("options/funcgraph-overhead", "0");
-	if (!err)
-		err = tracefs_write("options/funcgraph-tail", "1");
-	if (!err)
-		err = tracefs_write("trace", "");
-	if (!err)
-		err = tracefs_write("current_tracer", "function_graph");
-	if (!err)
-		err = tracefs_write("tracing_on", "1");
+	for (i = 0; !err && i < sizeof(dec_setup) / sizeof(dec_setup[0]); i++)
+		err = tracefs_write(dec_setup[i][0], dec_setup[i][1]);
 	return err;
 }
 
