@@ -782,9 +782,16 @@ int sched_trace_start_with(void (*mark)(void))
 		return err;
 	sched_trace_enable("1");
 	err = tracefs_write("tracing_on", "1");
-	/* RT_PUSH_IPI (on by default on PREEMPT_RT) changes who pulls. */
-	if (!err && !read_str("/sys/kernel/debug/sched/features", feat, sizeof(feat)))
-		trace_mark("rtedf_features %s\n", feat);
+	/*
+	 * RT_PUSH_IPI (on by default on PREEMPT_RT) changes who pulls: the
+	 * checker is told whether it is on ("NO_RT_PUSH_IPI" when off).
+	 */
+	if (!err && !read_str("/sys/kernel/debug/sched/features", feat, sizeof(feat))) {
+		char *p = strstr(feat, "RT_PUSH_IPI");
+
+		trace_mark("rtedf_features %sRT_PUSH_IPI\n",
+			   p && p >= feat + 3 && !strncmp(p - 3, "NO_", 3) ? "NO_" : "");
+	}
 	/*
 	 * The schedule is judged from the end of the marks on: before it,
 	 * the checker does not know the groups of all the tasks yet.
