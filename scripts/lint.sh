@@ -55,6 +55,7 @@ for l in sys.stdin:
 ' | LC_ALL=C sort -u >"$log"
 }
 base=$BUILD/stock/out/stock/sparse-kernel-sched-lines.log
+mkdir -p "${base%/*}"
 if [ ! -s "$base" ] || [ "$base" -ot "$BUILD/stock/out/stock/.config" ]; then
 	sparse_run stock "$base.tmp" && mv "$base.tmp" "$base"
 fi
