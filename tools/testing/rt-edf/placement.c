@@ -28,12 +28,24 @@
  * are judged only on the host's clock (RTEDF_CLOCK=tcg, run tcg2 of
  * scripts/check.sh: plain TCG, the vCPUs in parallel), where host stalls
  * are a few milliseconds (vcpu_stall: 4 ms at worst), well below a job's
- * 19 ms of slack; elsewhere these two points skip.
+ * 19 ms of slack; elsewhere these two points skip.  But not always
+ * below the root task's slack behind pl-per: when the host stalls CPU 1
+ * while pl-per runs there, the stall is charged to pl-per (13.1 ms for
+ * a 1 ms job in the fresh-clone check at 010a117), and the root task,
+ * queued on CPU 1 with a later deadline, waits for it while pl-busy
+ * keeps CPU 0: it finished 0.98 ms late, and the trace was clean.  So
+ * every task of the test logs the stalls its own loop sees
+ * (stall_log_start()), and a late job counts only when its lateness
+ * exceeds the stalls that overlap it plus its wakeup latency
+ * (periodic_unexplained()).  A wait behind pl-busy's server is no stall:
+ * pl-busy runs through it and is charged only what it runs.
  *
  * Fails on the series before work-conserving placement (21d83fc, patch
  * 11 as it was): on 2 vCPUs of plain TCG 60 of the 150 jobs of each task
- * missed, by up to 35 ms; under icount, schedcheck's idle rule flagged
- * 68 waits of up to 31 ms.  Passes on stock, which places by priority.
+ * missed, by up to 35 ms (rerun with the stall log: 60 late jobs each,
+ * none explained by the 52 stalls, 18.4 ms in all, that the tasks saw);
+ * under icount, schedcheck's idle rule flagged 68 waits of up to 31 ms.
+ * Passes on stock, which places by priority.
  */
 #include <stdio.h>
 
@@ -49,8 +61,9 @@
 int main(void)
 {
 	struct periodic_stats *ps, *rs;
+	unsigned long pu, ru, n;
 	pid_t busy, per, root;
-	uint64_t t0;
+	uint64_t t0, stalled;
 
 	rtedf_init();
 	ksft_set_plan(2);
@@ -64,6 +77,7 @@ int main(void)
 		die("setting up the groups");
 	if (sched_trace_start())
 		ksft_print_msg("no tracing: the schedule is not checked\n");
+	stall_log_start();
 	t0 = now_ns() + 200 * NSEC_PER_MSEC;
 	busy = spawn_busy_until(GB, SCHED_FIFO, 50, 0, t0, t0 + RUN_NS + PERIOD);
 	per = spawn_periodic_near(GP, 10, 0, NSEC_PER_MSEC, PERIOD, t0 + PERIOD / 2,
@@ -80,10 +94,16 @@ int main(void)
 	cg_remove(GP);
 	cg_remove(GB);
 
-	ksft_print_msg(GP ": %lu jobs, %lu late, worst lateness %.3f ms; root: %lu jobs, %lu late, worst lateness %.3f ms\n",
-		       ps->jobs, ps->misses, ps->max_lateness_ns / 1e6,
-		       rs->jobs, rs->misses, rs->max_lateness_ns / 1e6);
-	outcome_result(ps->jobs >= 140 && !ps->misses, PER_MSG);
-	outcome_result(rs->jobs >= 140 && !rs->misses, ROOT_MSG);
+	pu = periodic_unexplained(ps);
+	ru = periodic_unexplained(rs);
+	n = stall_count(&stalled);
+	ksft_print_msg(GP ": %lu jobs, %lu late (%lu not explained by host stalls), worst lateness %.3f ms\n",
+		       ps->jobs, ps->misses, pu, ps->max_lateness_ns / 1e6);
+	ksft_print_msg("root: %lu jobs, %lu late (%lu not explained by host stalls), worst lateness %.3f ms\n",
+		       rs->jobs, rs->misses, ru, rs->max_lateness_ns / 1e6);
+	ksft_print_msg("host stalls seen by the tasks: %lu, %.3f ms in all\n",
+		       n, stalled / 1e6);
+	outcome_result(ps->jobs >= 140 && !pu, PER_MSG);
+	outcome_result(rs->jobs >= 140 && !ru, ROOT_MSG);
 	ksft_finished();
 }

@@ -565,6 +565,84 @@ pid_t rtedf_fork(void)
 	return fork();
 }
 
+#define STALL_MAX	512
+
+/* See stall_log_start(); in memory shared by the workers and the parent. */
+static struct stall_log {
+	unsigned long n;
+	struct stall {
+		uint64_t start_ns, end_ns;
+	} s[STALL_MAX];
+} *stalls;
+
+void stall_log_start(void)
+{
+	stalls = shared_alloc(sizeof(*stalls));
+}
+
+/* The thread CPU time now, after logging a jump from prev as a stall. */
+static uint64_t stall_check(uint64_t prev)
+{
+	uint64_t c = thread_cputime_ns(), t;
+	unsigned long i;
+
+	if (c - prev <= STALL_NS)
+		return c;
+	i = __atomic_fetch_add(&stalls->n, 1, __ATOMIC_RELAXED);
+	if (i < STALL_MAX) {
+		t = now_ns();
+		stalls->s[i].start_ns = t - (c - prev);
+		stalls->s[i].end_ns = t;
+	}
+	return c;
+}
+
+static int stall_cmp(const void *a, const void *b)
+{
+	const struct stall *x = a, *y = b;
+
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+uint64_t stall_overlap_ns(uint64_t from_ns, uint64_t to_ns)
+{
+	struct stall s[STALL_MAX];
+	uint64_t sum = 0, end = 0;
+	unsigned long i, n = 0;
+
+	if (!stalls)
+		return 0;
+	/* The stalls clipped to the window, then their union. */
+	for (i = 0; i < stalls->n && i < STALL_MAX; i++) {
+		s[n].start_ns = stalls->s[i].start_ns > from_ns ? stalls->s[i].start_ns : from_ns;
+		s[n].end_ns = stalls->s[i].end_ns < to_ns ? stalls->s[i].end_ns : to_ns;
+		if (s[n].start_ns < s[n].end_ns)
+			n++;
+	}
+	qsort(s, n, sizeof(s[0]), stall_cmp);
+	for (i = 0; i < n; i++) {
+		if (s[i].start_ns < end)
+			s[i].start_ns = end;
+		if (s[i].start_ns < s[i].end_ns) {
+			sum += s[i].end_ns - s[i].start_ns;
+			end = s[i].end_ns;
+		}
+	}
+	return sum;
+}
+
+unsigned long stall_count(uint64_t *total_ns)
+{
+	unsigned long i;
+
+	*total_ns = 0;
+	if (!stalls)
+		return 0;
+	for (i = 0; i < stalls->n && i < STALL_MAX; i++)
+		*total_ns += stalls->s[i].end_ns - stalls->s[i].start_ns;
+	return stalls->n;
+}
+
 static pid_t __spawn_busy(const char *group, int policy, int prio, int cpu,
 			  bool unpin, uint64_t start_ns, uint64_t end_ns)
 {
@@ -590,6 +668,13 @@ static pid_t __spawn_busy(const char *group, int policy, int prio, int cpu,
 			sleep_until(start_ns);
 		if (unpin)
 			unpin_self();
+		if (stalls) {
+			uint64_t c = thread_cputime_ns();
+
+			while (!end_ns || now_ns() < end_ns)
+				c = stall_check(c);
+			_exit(0);
+		}
 		while (!end_ns || now_ns() < end_ns)
 			;
 		_exit(0);
@@ -710,8 +795,13 @@ uint64_t thread_cputime_ns(void)
 
 void burn_cpu(uint64_t ns)
 {
-	uint64_t start = thread_cputime_ns();
+	uint64_t start = thread_cputime_ns(), c = start;
 
+	if (stalls) {
+		while (c - start < ns)
+			c = stall_check(c);
+		return;
+	}
 	while (thread_cputime_ns() - start < ns)
 		;
 }
@@ -939,6 +1029,22 @@ bool periodic_met(const struct periodic_stats *st, uint64_t slack_ns)
 	return !st->misses || st->max_late_past_wake_ns <= -(int64_t)slack_ns;
 }
 
+unsigned long periodic_unexplained(const struct periodic_stats *st)
+{
+	unsigned long i, n = 0;
+
+	if (st->misses > LATE_LOG)
+		n = st->misses - LATE_LOG;
+	for (i = 0; i < st->misses && i < LATE_LOG; i++) {
+		const struct late_job *j = &st->late[i];
+
+		if (j->finish_ns - j->deadline_ns >
+		    j->wake_ns + stall_overlap_ns(j->release_ns, j->finish_ns))
+			n++;
+	}
+	return n;
+}
+
 /* unpin: 0 never, 1 once woken at the first release, 2 before sleeping. */
 static pid_t __spawn_periodic(const char *group, int prio, int cpu, int unpin,
 			      uint64_t wcet_ns, uint64_t period_ns,
@@ -981,8 +1087,17 @@ static pid_t __spawn_periodic(const char *group, int prio, int cpu, int unpin,
 			if (lat > st->max_wake_latency_ns)
 				st->max_wake_latency_ns = lat;
 			if (late > 0) {
-				int64_t past = late - (int64_t)(lat > prev_lat ? lat : prev_lat);
+				uint64_t wake = lat > prev_lat ? lat : prev_lat;
+				int64_t past = late - (int64_t)wake;
 
+				if (st->misses < LATE_LOG) {
+					struct late_job *j = &st->late[st->misses];
+
+					j->release_ns = release;
+					j->deadline_ns = release + period_ns;
+					j->finish_ns = j->deadline_ns + late;
+					j->wake_ns = wake;
+				}
 				st->misses++;
 				if (past > st->max_late_past_wake_ns)
 					st->max_late_past_wake_ns = past;

@@ -166,6 +166,24 @@ void burn_cpu(uint64_t ns);
 /* The calling thread's CPU time, in ns. */
 uint64_t thread_cputime_ns(void);
 
+/*
+ * Host stalls, as the workers see them.  On plain TCG a vCPU thread the
+ * host does not run for a while looks to the guest like a CPU that ran
+ * its current task all along: the task is charged the time as CPU time.
+ * After stall_log_start() (in the parent, before it forks the workers),
+ * burn_cpu() and the busy workers read their thread CPU time in their
+ * loops, and a jump of more than STALL_NS between two reads (an interrupt
+ * takes tens of microseconds) is logged, in shared memory, as a stall
+ * that ended at the second read.  A stall while a CPU idles is not seen:
+ * it only delays a wakeup, which the periodic workers measure themselves.
+ */
+#define STALL_NS	(200 * NSEC_PER_USEC)
+void stall_log_start(void);
+/* How much of [from_ns, to_ns] (CLOCK_MONOTONIC) a logged stall covered. */
+uint64_t stall_overlap_ns(uint64_t from_ns, uint64_t to_ns);
+/* The logged stalls: how many, and their total length. */
+unsigned long stall_count(uint64_t *total_ns);
+
 /* Writes val to the file (truncated); returns 0 or -errno. */
 int write_file(const char *path, const char *val);
 /* Where the tests find tracefs (the initramfs mounts it). */
@@ -233,6 +251,8 @@ static inline void outcome_result(bool ok, const char *name)
 /* Sets a scheduler feature ("HRTICK_RT", "NO_HRTICK_RT"); 0 or -errno. */
 int sched_feature(const char *feat);
 
+#define LATE_LOG	32
+
 /* What a periodic worker saw; lives in memory shared with the parent. */
 struct periodic_stats {
 	unsigned long jobs;
@@ -243,6 +263,11 @@ struct periodic_stats {
 	uint64_t max_wake_latency_ns;
 	/* over late jobs: lateness - wakeup latency (see periodic_met()) */
 	int64_t max_late_past_wake_ns;
+	/* the first LATE_LOG late jobs, for periodic_unexplained() */
+	struct late_job {
+		uint64_t release_ns, deadline_ns, finish_ns;
+		uint64_t wake_ns;	/* max(l, l') of periodic_met() */
+	} late[LATE_LOG];
 };
 
 /*
@@ -289,6 +314,15 @@ pid_t spawn_periodic_near(const char *group, int prio, int cpu,
  * microseconds).
  */
 bool periodic_met(const struct periodic_stats *st, uint64_t slack_ns);
+/*
+ * The late jobs that host stalls do not explain: those whose lateness
+ * exceeds their wakeup latency (as above) plus the stalls logged (see
+ * stall_log_start()) between their release and their finish, on any CPU
+ * (a job waits behind the task a stall is charged to, wherever it is
+ * queued; when the host stalls the whole emulator, every vCPU stands
+ * still).  A late job beyond the first LATE_LOG counts as unexplained.
+ */
+unsigned long periodic_unexplained(const struct periodic_stats *st);
 /*
  * sleep_until(release), then the wakeup latency: from release to the
  * instant the thread was queued (0 if release had passed), from its
