@@ -6,7 +6,10 @@
 # first 50 ms of the schedule from sched_switch events into
 # build/demo/timeline-<kernel>.svg.  KERNEL=stock runs the same on the stock
 # kernel, for the picture beside it.  CGROUP=v2 makes the reservations on
-# cgroup v2 (cpu.rt.max), which only rt-edf offers.
+# cgroup v2 (cpu.rt.max), which only rt-edf offers.  The whole trace
+# (switches, wakeups, on rt-edf the servers' events), saved in the guest
+# by trace-cmd, goes to build/demo/trace-<kernel>.dat: open it with
+# 'trace-cmd report' or kernelshark.
 . "$(dirname "$0")/lib.sh"
 
 kernel=${KERNEL:-rtedf}
@@ -33,4 +36,15 @@ svg=$BUILD/demo/timeline-$kernel$([ "${CGROUP:-v1}" = v2 ] && echo -v2 || true).
 python3 "$TOP/scripts/demo-report.py" "$d/results.log" "$svg" ||
 	die "could not draw the timeline"
 msg "timeline of the first 50 ms: ${svg#"$TOP"/}"
+dat=${svg%.svg}.dat
+dat=${dat/timeline-/trace-}
+tr -d '\r' <"$d/results.log" |
+	awk '/^# rtedf: file-end/ { f = 0 } f; /^# rtedf: file trace.dat/ { f = 1 }' |
+	base64 -d | gunzip >"$dat" 2>/dev/null || {
+	grep -a '^# trace-cmd:' "$d/results.log" || true
+	die "the guest sent no trace.dat"
+}
+n=$(trace-cmd report "$dat" 2>/dev/null | grep -c ': sched_switch:' || true)
+[ "$n" -gt 0 ] || die "trace-cmd report finds no sched_switch in ${dat#"$TOP"/}"
+msg "trace: ${dat#"$TOP"/} ($n switches): trace-cmd report ${dat#"$TOP"/}, or kernelshark"
 msg "took $(($(date +%s) - start)) s ($kernel kernel, cgroup ${CGROUP:-v1}, 1 vCPU, QEMU TCG with icount)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # build/initramfs.cpio.gz: busybox-static, the static programs of
-# tools/testing/rt-edf, and util-linux chrt, rt-app and cyclictest with the
-# shared libraries they load.
+# tools/testing/rt-edf, and util-linux chrt, rt-app, cyclictest and
+# trace-cmd with the shared libraries they load.
 . "$(dirname "$0")/lib.sh"
 
 root=$BUILD/initramfs
@@ -30,6 +30,7 @@ copy_dyn() {
 copy_dyn /usr/bin/chrt
 copy_dyn /usr/bin/rt-app
 copy_dyn /usr/bin/cyclictest
+copy_dyn /usr/bin/trace-cmd
 # rt-app's pthread_exit() loads libgcc_s at run time.  awk reads all of
 # ldconfig's output: exiting early could kill ldconfig with SIGPIPE, which
 # pipefail turns into a failed build (seen as 'Error 141').

@@ -23,6 +23,11 @@
  * finish times, the sched_switch events up to t0 + 60 ms, and on rt-edf
  * the intruder's server deadline read from the scheduler debug file right
  * after the run.
+ *
+ * The trace also holds the wakeups and, on rt-edf, the servers' events
+ * (sched_rt_server_*, throttle, replenish); the demo leaves it in the ring
+ * buffer, where the guest's /init saves it with 'trace-cmd extract' for
+ * the host (build/demo/trace-<kernel>.dat, for kernelshark).
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -86,6 +91,15 @@ static void on_switch(const struct sw_event *e, void *arg)
 		       e->prev_state, e->next_pid, e->next_prio);
 }
 
+static const char *const demo_events[] = {
+	"events/sched/sched_wakeup/enable",
+	"events/sched/sched_rt_server_start/enable",
+	"events/sched/sched_rt_server_enqueue/enable",
+	"events/sched/sched_rt_server_dequeue/enable",
+	"events/sched/sched_rt_throttle/enable",
+	"events/sched/sched_rt_replenish/enable",
+};
+
 int main(void)
 {
 	const char *names[NG];
@@ -108,6 +122,9 @@ int main(void)
 			die("creating the reservation %s", g[i].name);
 
 	traced = trace_begin(4096) == 0;
+	/* For trace.dat; stock lacks the server events. */
+	for (i = 0; traced && i < (int)ARRAY_SIZE(demo_events); i++)
+		tracefs_write(demo_events[i], "1");
 	g[2].pid = spawn_spinner(g[2].name, g[2].prio);
 	if (g[2].pid < 0)
 		ksft_exit_fail_msg("cannot start the intruder\n");
