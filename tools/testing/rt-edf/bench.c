@@ -199,94 +199,15 @@ static void bench_article(void)
  * Each job is a calibrated "run" of 90% of the budget; rt-app logs one
  * line per job, whose slack (deadline - end) is the lateness negated.
  */
-static int rtapp_log(const char *path, unsigned long *jobs, unsigned long *misses,
-		     long long *maxlate_ns);
-static long long rtapp_median_run;
-
-/*
- * rt-app's "run" is a loop calibrated in ns per loop.  Its own calibration
- * takes seconds of floating-point loops (slow to emulate), so measure it:
- * runs of 200000 loops at 100 ns per loop, SCHED_OTHER alone on the CPU,
- * and the median run time they took (rt-app's "run" column, us).
- */
-static long rtapp_calibration(void)
-{
-	unsigned long jobs, misses;
-	long long late;
-	FILE *f;
-
-	f = fopen("/tmp/rtapp-cal.json", "w");
-	if (!f)
-		return -1;
-	fprintf(f, "{ \"tasks\": { \"cal\": { \"loop\": -1, \"run\": 20000,\n"
-		   "    \"timer\": { \"ref\": \"calt\", \"period\": 100000 } } },\n"
-		   "  \"global\": { \"duration\": 1, \"calibration\": 100,\n"
-		   "  \"default_policy\": \"SCHED_OTHER\", \"logdir\": \"/tmp\",\n"
-		   "  \"log_basename\": \"rtapp-cal\" } }\n");
-	fclose(f);
-	if (system("rt-app /tmp/rtapp-cal.json >/dev/null 2>&1"))
-		return -1;
-	rtapp_median_run = -1;
-	if (rtapp_log("/tmp/rtapp-cal-cal-0.log", &jobs, &misses, &late) ||
-	    rtapp_median_run <= 0)
-		return -1;
-	return (rtapp_median_run * 100 + 10000) / 20000;
-}
-
-static int rtapp_log(const char *path, unsigned long *jobs, unsigned long *misses,
-		     long long *maxlate_ns)
-{
-	char line[512];
-	long long runs[4096];
-	int nruns = 0;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -1;
-	*jobs = *misses = 0;
-	*maxlate_ns = 0;
-	while (fgets(line, sizeof(line), f)) {
-		long long v[11];
-
-		if (line[0] == '#' ||
-		    sscanf(line, "%lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld",
-			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
-			   &v[8], &v[9], &v[10]) != 11)
-			continue;
-		if (nruns < 4096)
-			runs[nruns++] = v[2];	/* run: us the job took */
-		/* v[7]: slack in us, deadline - end of the job. */
-		if (*jobs == 0 || -v[7] * 1000 > *maxlate_ns)
-			*maxlate_ns = -v[7] * 1000;
-		(*jobs)++;
-		if (v[7] < 0)
-			(*misses)++;
-	}
-	fclose(f);
-	if (nruns) {	/* the median run, for the calibration */
-		int i, j;
-
-		for (i = 0; i < nruns; i++)
-			for (j = i + 1; j < nruns; j++)
-				if (runs[j] < runs[i]) {
-					long long t = runs[i];
-
-					runs[i] = runs[j];
-					runs[j] = t;
-				}
-		rtapp_median_run = runs[nruns / 2];
-	}
-	return 0;
-}
-
 static void bench_article_rtapp(void)
 {
 	static const struct { const char *t, *g; int q, p, prio; } tk[2] = {
 		{ "t9ms", "ra-9ms", 5000, 9000, 80 },
 		{ "t6ms", "ra-6ms", 2000, 6000, 20 },
 	};
+	const char *threads[2] = { tk[0].t, tk[1].t }, *groups[2] = { tk[0].g, tk[1].g };
 	uint64_t start = now_ns();
-	long cal = rtapp_calibration();
+	long cal = rtapp_calibrate();
 	int rep, i;
 
 	if (cal <= 0) {
@@ -298,10 +219,8 @@ static void bench_article_rtapp(void)
 		if (cg_group(tk[i].g, tk[i].p, tk[i].q))
 			printf("# cannot reserve %s\n", tk[i].g);
 	for (rep = 0; rep < reps; rep++) {
-		char path[320], comm[32];
-		int moved = 0, status;
+		char path[320];
 		FILE *f;
-		pid_t pid;
 
 		mkdir("/tmp/ra", 0755);
 		system("rm -f /tmp/ra/*");
@@ -319,65 +238,21 @@ static void bench_article_rtapp(void)
 				tk[i].t, tk[i].prio, tk[i].q * 9 / 10, i, tk[i].p, i ? "" : ",");
 		fprintf(f, "  } }\n");
 		fclose(f);
-		fflush(NULL);
-		pid = fork();
-		if (pid == 0) {
-			int fd = open("/dev/null", O_WRONLY);
-
-			dup2(fd, 1);
-			dup2(fd, 2);
-			execl("/usr/bin/rt-app", "rt-app", "/tmp/ra.json", (char *)NULL);
-			_exit(127);
-		}
-		/* Find the two threads by name and move them (during the delay). */
-		for (int tries = 0; tries < 150 && moved < 2; tries++) {
-			DIR *d;
-			struct dirent *de;
-
-			sleep_ns(NSEC_PER_MSEC);
-			snprintf(path, sizeof(path), "/proc/%d/task", pid);
-			d = opendir(path);
-			if (!d)
-				continue;
-			moved = 0;
-			while ((de = readdir(d))) {
-				FILE *c;
-
-				if (de->d_name[0] == '.')
-					continue;
-				snprintf(path, sizeof(path), "/proc/%d/task/%s/comm", pid, de->d_name);
-				c = fopen(path, "r");
-				if (!c)
-					continue;
-				if (fgets(comm, sizeof(comm), c)) {
-					comm[strcspn(comm, "\n")] = 0;
-					for (i = 0; i < 2; i++)
-						if (!strcmp(comm, tk[i].t) &&
-						    (cg_contains(tk[i].g, atoi(de->d_name)) ||
-						     !cg_attach_thread(tk[i].g, atoi(de->d_name))))
-							moved++;
-				}
-				fclose(c);
-			}
-			closedir(d);
-		}
-		waitpid(pid, &status, 0);
-		if (moved < 2) {
+		if (rtapp_run("/tmp/ra.json", threads, groups, 2) < 2) {
 			printf("# could not move rt-app's threads into their groups\n");
 			continue;
 		}
 		for (i = 0; i < 2; i++) {
-			unsigned long jobs, misses;
-			long long late;
+			struct rtapp_stats st;
 
 			snprintf(path, sizeof(path), "/tmp/ra/ra-%s-%d.log", tk[i].t, i);
-			if (rtapp_log(path, &jobs, &misses, &late)) {
+			if (rtapp_log(path, &st)) {
 				printf("# no rt-app log %s\n", path);
 				continue;
 			}
 			printf("@article_rtapp rep=%d task=%d q=%d p=%d prio=%d work=%d jobs=%lu misses=%lu maxlate=%lld\n",
-			       rep, i, tk[i].q, tk[i].p, tk[i].prio, tk[i].q * 900, jobs,
-			       misses, late);
+			       rep, i, tk[i].q, tk[i].p, tk[i].prio, tk[i].q * 900, st.jobs,
+			       st.misses, st.max_late_ns);
 		}
 	}
 	for (i = 0; i < 2; i++)

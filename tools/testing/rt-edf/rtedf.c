@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Shared helpers of the rt-edf guest tests; see rtedf.h. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -1155,4 +1156,126 @@ struct periodic_stats *wait_periodic(pid_t pid, struct periodic_stats *st)
 		ksft_print_msg("periodic worker %d failed (status %#x)\n",
 			       pid, status);
 	return st;
+}
+
+int rtapp_log(const char *path, struct rtapp_stats *st)
+{
+	static long long runs[8192];
+	char line[512];
+	int nruns = 0, i, j;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	memset(st, 0, sizeof(*st));
+	while (fgets(line, sizeof(line), f)) {
+		long long v[11];
+
+		/* idx perf run period start end rel_st slack c_duration c_period wu_lat */
+		if (line[0] == '#' ||
+		    sscanf(line, "%lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
+			   &v[8], &v[9], &v[10]) != 11)
+			continue;
+		if (nruns < (int)ARRAY_SIZE(runs))
+			runs[nruns++] = v[2];
+		if (!st->jobs || -v[7] * 1000 > st->max_late_ns)
+			st->max_late_ns = -v[7] * 1000;
+		st->jobs++;
+		if (v[7] < 0)
+			st->misses++;
+	}
+	fclose(f);
+	for (i = 1; i < nruns; i++)	/* insertion sort, for the median */
+		for (j = i; j > 0 && runs[j] < runs[j - 1]; j--) {
+			long long t = runs[j];
+
+			runs[j] = runs[j - 1];
+			runs[j - 1] = t;
+		}
+	st->median_run_us = nruns ? runs[nruns / 2] : -1;
+	return 0;
+}
+
+long rtapp_calibrate(void)
+{
+	struct rtapp_stats st;
+	FILE *f = fopen("/tmp/rtapp-cal.json", "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "{ \"tasks\": { \"cal\": { \"loop\": -1, \"run\": 20000,\n"
+		   "    \"timer\": { \"ref\": \"calt\", \"period\": 100000 } } },\n"
+		   "  \"global\": { \"duration\": 1, \"calibration\": 100,\n"
+		   "  \"default_policy\": \"SCHED_OTHER\", \"logdir\": \"/tmp\",\n"
+		   "  \"log_basename\": \"rtapp-cal\" } }\n");
+	fclose(f);
+	if (system("rt-app /tmp/rtapp-cal.json >/dev/null 2>&1") ||
+	    rtapp_log("/tmp/rtapp-cal-cal-0.log", &st) || st.median_run_us <= 0)
+		return -1;
+	return (st.median_run_us * 100 + 10000) / 20000;
+}
+
+/* Moves the threads of rt-app (pid) named threads[] that are not there yet. */
+static int rtapp_move(pid_t pid, const char *const *threads,
+		      const char *const *groups, int n)
+{
+	char path[320], comm[32];
+	struct dirent *de;
+	int moved = 0, i;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		pid_t tid = atoi(de->d_name);
+		FILE *c;
+
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+		c = fopen(path, "r");
+		if (!c)
+			continue;
+		if (fgets(comm, sizeof(comm), c)) {
+			comm[strcspn(comm, "\n")] = 0;
+			for (i = 0; i < n; i++)
+				if (!strcmp(comm, threads[i]) &&
+				    (cg_contains(groups[i], tid) ||
+				     !cg_attach_thread(groups[i], tid)))
+					moved++;
+		}
+		fclose(c);
+	}
+	closedir(d);
+	return moved;
+}
+
+int rtapp_run(const char *json, const char *const *threads,
+	      const char *const *groups, int n)
+{
+	int moved = 0, tries, status;
+	pid_t pid = rtedf_fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execl("/usr/bin/rt-app", "rt-app", json, (char *)NULL);
+		_exit(127);
+	}
+	/* Every millisecond for 150 ms, until all are in their groups. */
+	for (tries = 0; tries < 150 && moved < n; tries++) {
+		sleep_ns(NSEC_PER_MSEC);
+		moved = rtapp_move(pid, threads, groups, n);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return moved;
 }

@@ -337,6 +337,36 @@ void *shared_alloc(size_t size);
  * PTHREAD_MUTEX_ROBUST); 0 on success. */
 int pi_mutex_init(pthread_mutex_t *m, bool robust);
 
+/*
+ * rt-app (Debian's 1.0), the community's load generator: one process
+ * whose threads run the tasks of a JSON file.  It has no task groups:
+ * rtapp_run() starts it on json (whose threads must "delay" their start,
+ * say 100 ms), moves each thread named threads[i] into groups[i] (by its
+ * name, during that delay), waits for it, and returns how many threads
+ * it moved, or -1 when rt-app failed.
+ */
+int rtapp_run(const char *json, const char *const *threads,
+	      const char *const *groups, int n);
+/*
+ * One thread's rt-app log (one line per job): the jobs, the late ones (a
+ * negative slack: the job ended after its timer's next expiry, its
+ * deadline), the worst lateness and the median time its "run" events
+ * took; 0, or -1 without a log.
+ */
+struct rtapp_stats {
+	unsigned long jobs, misses;
+	long long max_late_ns;
+	long long median_run_us;
+};
+int rtapp_log(const char *path, struct rtapp_stats *st);
+/*
+ * rt-app's "run" is a loop calibrated in ns per loop; its own calibration
+ * takes seconds of floating-point loops (slow to emulate), so measure it:
+ * runs of 200000 loops at 100 ns per loop, SCHED_OTHER alone on the CPU,
+ * and the median time they took.  Returns ns per loop, or -1.
+ */
+long rtapp_calibrate(void);
+
 /* Fails the whole test program with a TAP bail-out. */
 #define die(fmt, ...) ksft_exit_fail_msg(fmt ": %s\n", ##__VA_ARGS__, strerror(errno))
 
