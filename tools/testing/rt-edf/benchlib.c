@@ -171,7 +171,14 @@ bool is_rtedf(void)
 
 void root_own_runtime(long long us)
 {
-	if (is_rtedf() && cg_write_ll("", "cpu.rt_task_runtime_us", us))
+	long long period = 1000000;
+
+	if (!is_rtedf())
+		return;
+	/* us of every second, at the period the tests set (preempt_rt()) */
+	cg_read_ll("", "cpu.rt_task_period_us", &period);
+	us = us * period / 1000000;
+	if (cg_write_ll("", "cpu.rt_task_runtime_us", us))
 		printf("# could not set the root's cpu.rt_task_runtime_us to %lld\n", us);
 }
 

@@ -125,7 +125,7 @@ static pid_t spawn_reclaimer(void)
 int main(void)
 {
 	int n = nr_cpus(), err, got, status;
-	long long root_q = -1;
+	bool root_set = false;
 	pid_t rt[9], rec;
 	double pm[9];
 	bool ok;
@@ -137,8 +137,7 @@ int main(void)
 
 	/* 1. The default: the root's own tasks hold the whole RT limit. */
 	if (cg_has("", "cpu.rt_task_runtime_us")) {
-		cg_read_ll("", "cpu.rt_task_runtime_us", &root_q);
-		cg_write_ll("", "cpu.rt_task_runtime_us", 950000);
+		root_set = !root_own_reserve(950000, 1000000);
 	}
 	status = system("chrt -d --sched-runtime 1000000 --sched-period 10000000 0 true");
 	ksft_test_result(status == 0,
@@ -151,8 +150,8 @@ int main(void)
 	ksft_test_result(got == 9 * n && err == -EBUSY,
 			 "with no group reserved, DEADLINE tasks are admitted up to nr_cpus * 90%%, as on stock\n");
 	free_deadline();
-	if (root_q >= 0)
-		cg_write_ll("", "cpu.rt_task_runtime_us", root_q);
+	if (root_set)
+		root_own_default();
 
 	/* 2, 3. A group of 70% of every CPU. */
 	err = cg_group(G, 1000000, 700000);

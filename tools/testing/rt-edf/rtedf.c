@@ -13,6 +13,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +56,47 @@ bool cg_v2(void)
 	return v && !strcmp(v, "v2");
 }
 
+bool preempt_rt(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
+}
+
+int root_own_reserve(long long runtime_us, long long period_us)
+{
+	char val[64];
+	int err;
+
+	if (cg_v2()) {
+		snprintf(val, sizeof(val), "%lld %lld", runtime_us, period_us);
+		return raw_write("", "cpu.rt.tasks.max", val);
+	}
+	/* 100 us: at least DEADLINE's smallest runtime, at most any period */
+	err = cg_write_ll("", "cpu.rt_task_runtime_us", 100);
+	if (!err)
+		err = cg_write_ll("", "cpu.rt_task_period_us", period_us);
+	if (!err)
+		err = cg_write_ll("", "cpu.rt_task_runtime_us", runtime_us);
+	return err;
+}
+
+/*
+ * rt-edf: by default the root group's own RT tasks hold all of the RT
+ * bandwidth; leave them 5% so that groups can be reserved, as the
+ * administrator's tutorial does (on PREEMPT_RT with a shorter period:
+ * ROOT_TASK_PERIOD_RT_US).  The files are missing on stock.
+ */
+void root_own_default(void)
+{
+	long long p = preempt_rt() ? ROOT_TASK_PERIOD_RT_US : 1000000;
+	long long q = ROOT_TASK_RUNTIME_US * p / 1000000;
+
+	if (cg_has("", cg_v2() ? "cpu.rt.tasks.max" : "cpu.rt_task_runtime_us") &&
+	    root_own_reserve(q, p))
+		die("leaving the root group's own tasks %lld us every %lld us", q, p);
+}
+
 void cg_mount(void)
 {
 	struct stat st;
@@ -65,10 +107,7 @@ void cg_mount(void)
 		mkdir(CG_ROOT_V2, 0755);
 		if (mount("cgroup2", CG_ROOT_V2, "cgroup2", 0, "nsdelegate"))
 			die("mount -t cgroup2 -o nsdelegate " CG_ROOT_V2);
-		/* As below; the file is missing on stock. */
-		if (cg_has("", "cpu.rt.tasks.max") &&
-		    cg_write_ll("", "cpu.rt.tasks.max", ROOT_TASK_RUNTIME_US))
-			die("lowering the root group's cpu.rt.tasks.max");
+		root_own_default();
 		/* Refused on stock while RT tasks are in groups (cgroup_v2.c). */
 		raw_write("", "cgroup.subtree_control", "+cpu");
 		return;
@@ -80,14 +119,7 @@ void cg_mount(void)
 	mkdir(CG_ROOT_V1, 0755);
 	if (mount("cgroup", CG_ROOT_V1, "cgroup", 0, "cpu,cpuacct"))
 		die("mount -t cgroup -o cpu,cpuacct " CG_ROOT_V1);
-	/*
-	 * rt-edf: by default the root group's own RT tasks hold all of the
-	 * RT bandwidth; leave them 5% so that groups can be reserved, as the
-	 * administrator's tutorial does.
-	 */
-	if (cg_has("", "cpu.rt_task_runtime_us") &&
-	    cg_write_ll("", "cpu.rt_task_runtime_us", ROOT_TASK_RUNTIME_US))
-		die("lowering the root group's cpu.rt_task_runtime_us");
+	root_own_default();
 }
 
 const char *cg_path(const char *group, const char *file)
