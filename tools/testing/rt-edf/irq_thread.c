@@ -9,11 +9,11 @@
  * ROOT_TASK_PERIOD_RT_US), for less than 20 ms.
  *
  * On every CPU a busy SCHED_FIFO 50 task of group ib-busy, 500 ms / 1 s.
- * Every 25 ms, for 1.5 s, a SCHED_FIFO 10 task of group ib-trig (2 ms /
- * 25 ms, whose deadlines come before ib-busy's) writes a newline to the
- * console, ttyS0, whose transmit interrupt wakes its handler's thread
- * (irq/4-ttyS0); 20 ms later it reads how long that thread waited on a
- * runqueue since (its schedstat run delay).  The writes fall both where
+ * For 1.5 s a SCHED_FIFO 10 task of group ib-trig (2 ms / 25 ms, whose
+ * deadlines come before ib-busy's) writes a newline to the console,
+ * ttyS0, whose transmit interrupt wakes its handler's thread
+ * (irq/4-ttyS0), reads how long that thread waited on a runqueue once
+ * it has run (its schedstat run delay), and writes again 25 ms later.  The writes fall both where
  * the busy group runs and where it is throttled.  (A SCHED_OTHER writer
  * would run only where ib-busy does not.)
  *
@@ -25,15 +25,17 @@
  *    it to be throttled: some wait longer than 100 ms (what the first
  *    point promises against this).
  *
- * PREEMPT_RT only (elsewhere the interrupt handlers are not threads);
- * the waits are in the kernel's clock and are judged on every clock,
- * except that under icount on several vCPUs a vCPU may stand still
- * milliseconds, charged as a wait: there the first bound gets 20 ms more.
- * The schedule of both halves is traced for schedcheck.py.
+ * PREEMPT_RT only (elsewhere the interrupt handlers are not threads).
+ * The waits are judged where outcomes_judged(), not under icount on
+ * several vCPUs: there a vCPU that stood still is charged to the server
+ * of its current task, and 1 ms of budget every 20 ms turns a 5 ms stall
+ * into 5 periods of debt (a run on 2 vCPUs: the handler, charged 5 ms
+ * for a few microseconds of work, waited 115 ms).  The schedule of both
+ * halves is traced for schedcheck.py, whose verdict holds everywhere.
  *
  * The second point checks the claim of the documentation patch (section
  * 0 of sched-rt-group.rst) that the suite's setting answers: on 1 vCPU
- * the handler waited 494.9 ms at worst there, 0.005 ms with 20 ms.
+ * the handler waited 506.0 ms at worst there, 0.007 ms with 20 ms.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -51,6 +53,7 @@
 #define GT		"ib-trig"
 #define STEP		(25 * NSEC_PER_MSEC)
 #define SPAN		(1500 * NSEC_PER_MSEC)
+#define WAIT_MAX	(1100 * NSEC_PER_MSEC)
 #define SHORT_MSG	"with the root's own tasks every 20 ms, an interrupt thread waits less than 20 ms next to a busy group"
 #define LONG_MSG	"with them every second, an interrupt thread waits for the busy group's budget (more than 100 ms)"
 
@@ -79,13 +82,31 @@ static pid_t find_thread(const char *comm)
 	return found;
 }
 
+/* The thread's run delay (ns) and how many times it ran, from schedstat. */
+static void sched_stat(int fd, uint64_t *delay, unsigned long long *runs)
+{
+	unsigned long long exec = 0, d = 0;
+	char buf[128];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	*runs = 0;
+	if (n > 0) {
+		buf[n] = 0;
+		sscanf(buf, "%llu %llu %llu", &exec, &d, runs);
+	}
+	*delay = d;
+}
+
 /*
  * The longest wait of the handler's thread after a write, over SPAN,
- * from a task of group GT on CPU 0.
+ * from a task of group GT on CPU 0.  A wait is added to the run delay
+ * when the thread gets the CPU, so after each write the writer polls
+ * every millisecond (up to WAIT_MAX) until the thread has run.
  */
 static uint64_t worst_wait(int tty, int sched)
 {
-	uint64_t *worst = shared_alloc(sizeof(*worst)), d0, d, t, w;
+	uint64_t *worst = shared_alloc(sizeof(*worst)), d0, d, t, until, w;
+	unsigned long long r0, r;
 	pid_t pid = rtedf_fork();
 	int status;
 
@@ -96,14 +117,17 @@ static uint64_t worst_wait(int tty, int sched)
 		    set_sched(0, SCHED_FIFO, 10))
 			_exit(2);
 		for (t = now_ns() + SPAN; now_ns() < t;) {
-			d0 = run_delay_ns(sched);
+			sched_stat(sched, &d0, &r0);
 			if (write(tty, "\n", 1) != 1)
 				_exit(3);
-			sleep_ns(STEP - 5 * NSEC_PER_MSEC);
-			d = run_delay_ns(sched) - d0;
-			if (d > *worst)
-				*worst = d;
-			sleep_ns(5 * NSEC_PER_MSEC);
+			until = now_ns() + WAIT_MAX;
+			do {
+				sleep_ns(NSEC_PER_MSEC);
+				sched_stat(sched, &d, &r);
+			} while (r == r0 && now_ns() < until);
+			if (d - d0 > *worst)
+				*worst = d - d0;
+			sleep_ns(STEP);
 		}
 		_exit(0);
 	}
@@ -117,7 +141,7 @@ static uint64_t worst_wait(int tty, int sched)
 
 int main(void)
 {
-	uint64_t short_ns, long_ns, slack = 0;
+	uint64_t short_ns, long_ns;
 	pid_t irq, busy[64];
 	int tty, sched, i, n = nr_cpus();
 	char path[64];
@@ -148,6 +172,12 @@ int main(void)
 	short_ns = worst_wait(tty, sched);
 	if (root_own_reserve(ROOT_TASK_RUNTIME_US, 1000000))
 		die("giving the root's own tasks 50 ms every second");
+	/*
+	 * Past the deadline the root's own server has (the earlier tests'
+	 * use of its budget may have left it one the CBS rule keeps): from
+	 * its next wakeup on, its deadline is the wakeup + 1 s.
+	 */
+	sleep_ns(1100 * NSEC_PER_MSEC);
 	long_ns = worst_wait(tty, sched);
 	sched_trace_save("irq_thread");
 	root_own_default();
@@ -156,11 +186,9 @@ int main(void)
 	cg_remove(GT);
 	cg_remove(G);
 
-	if (!outcomes_judged())
-		slack = 20 * NSEC_PER_MSEC;	/* icount on several vCPUs */
 	ksft_print_msg("irq/4-ttyS0 waited %.3f ms at worst with the root's own tasks every 20 ms, %.3f ms every second\n",
 		       short_ns / 1e6, long_ns / 1e6);
-	ksft_test_result(short_ns < 20 * NSEC_PER_MSEC + slack, SHORT_MSG "\n");
-	ksft_test_result(long_ns > 100 * NSEC_PER_MSEC, LONG_MSG "\n");
+	outcome_result(short_ns < 20 * NSEC_PER_MSEC, SHORT_MSG);
+	outcome_result(long_ns > 100 * NSEC_PER_MSEC, LONG_MSG);
 	ksft_finished();
 }

@@ -1031,7 +1031,8 @@ int pi_mutex_init(pthread_mutex_t *m, bool robust)
 	return err;
 }
 
-uint64_t run_delay_ns(int fd)
+/* The time the thread has waited on a runqueue, from its schedstat. */
+static uint64_t run_delay_ns(int fd)
 {
 	unsigned long long exec, delay;
 	char buf[128];

@@ -346,8 +346,6 @@ unsigned long periodic_unexplained(const struct periodic_stats *st);
  * schedstat run delay; fd: /proc/thread-self/schedstat, opened once.
  */
 uint64_t sleep_until_queued(int fd, uint64_t release);
-/* The time a thread has waited on a runqueue, from fd, its schedstat. */
-uint64_t run_delay_ns(int fd);
 /* Waits for the worker; returns its stats (unmapped by the next call). */
 struct periodic_stats *wait_periodic(pid_t pid, struct periodic_stats *stats);
 /* Shared anonymous memory for results of a child. */
