@@ -10,16 +10,18 @@
 #   make test T=share    one test program on one boot (SMP=1 by default)
 #   make shell           a shell in the guest (SMP=1, KERNEL=rtedf)
 #   make torture         the churn torture (DURATION=s per run, SEED=n, SMP)
+#   make deb             Debian packages of the patched kernel, booted on the
+#                        1-vCPU suite (DEB_CONFIG=full|small, RT=1)
 #   make series-check    build, boot and checkpatch every patch in turn
 #   make patches         export build/linux base..HEAD into patches/
 #   make tree-reset      discard build/linux's commits, re-apply patches/
 #   make clean           remove build/ (ccache is kept in build/ccache)
 
 S := scripts
-export KERNEL DEBUG RT SMP TESTS QUICK DURATION SEED CGROUP
+export KERNEL DEBUG RT SMP TESTS QUICK DURATION SEED CGROUP DEB_CONFIG
 
 .PHONY: all deps kernel kernel-stock initramfs check demo bench test shell \
-	patches tree-reset clean series-check torture
+	patches tree-reset clean series-check torture deb
 
 all: kernel
 
@@ -46,6 +48,9 @@ bench:
 
 torture:
 	@$(S)/torture.sh
+
+deb:
+	@$(S)/deb.sh
 
 test:
 	@SMP="$(or $(SMP),1)" TESTS="$(T)" QUICK=1 $(S)/check.sh
