@@ -34,11 +34,21 @@ if [ "${RT:-0}" = 1 ]; then
 fi
 start=$(date +%s)
 "$TOP/scripts/deps.sh"
-for p in linux-config-6.12 dpkg-dev kmod rsync dwarves; do
+# debian/rules of bindeb-pkg calls debhelper; the configuration comes
+# from the same Debian kernel version as the source.
+missing=()
+for p in linux-config-6.12 dpkg-dev debhelper kmod rsync dwarves; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			--no-install-recommends "$p" >/dev/null
+		missing+=("$p")
 done
+if [ ${#missing[@]} -gt 0 ]; then
+	as_root apt-get update -q >/dev/null
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "${missing[@]}" >/dev/null
+fi
+have=$(dpkg-query -W -f='${Version}' linux-config-6.12)
+[ "$have" = "$KERNEL_DEB_VERSION" ] ||
+	msg "WARNING: linux-config-6.12 is $have, the source $KERNEL_DEB_VERSION"
 src=/usr/src/linux-config-6.12/$cfg.xz
 [ -f "$src" ] || die "$src missing (package linux-config-6.12)"
 "$TOP/scripts/tree.sh" rtedf
@@ -90,5 +100,5 @@ d=$BUILD/logs/deb-$variant
 "$TOP/scripts/qemu-run.sh" -k "$vmlinuz" -s 1 -T "${RTEDF_TIMEOUT:-1500}" -o "$d" || true
 status=0
 "$TOP/scripts/report.sh" "$d" "deb-$variant" "$TESTDIR/known-fail" || status=1
-msg "make deb ($variant) took $(($(date +%s) - start)) s; install with: dpkg -i build/deb/linux-image-*.deb"
+msg "make deb ($variant) took $(($(date +%s) - start)) s; install with: dpkg -i ${img#"$TOP"/}"
 exit $status

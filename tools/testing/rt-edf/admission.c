@@ -237,7 +237,8 @@ int main(void)
 	err = set4(A_C, 100000, 20000, 100000, 20000);
 	ksft_test_result(!err, "a child taking the remaining 20%% is admitted\n");
 	/* The root's rows are in us of a second (PREEMPT_RT: see rtedf.h). */
-	root_own_reserve(ROOT_TASK_RUNTIME_US, 1000000);
+	if (root_own_reserve(ROOT_TASK_RUNTIME_US, 1000000))
+		ksft_print_msg("cannot give the root's own tasks 50 ms every second\n");
 	for (i = 0; i < (int)(sizeof(over) / sizeof(over[0])); i++)
 		refused(&over[i]);
 	root_own_default();

@@ -137,7 +137,8 @@ int main(void)
 
 	/* 1. The default: the root's own tasks hold the whole RT limit. */
 	if (cg_has("", "cpu.rt_task_runtime_us")) {
-		root_set = !root_own_reserve(950000, 1000000);
+		root_set = true;
+		root_own_reserve(950000, 1000000);
 	}
 	status = system("chrt -d --sched-runtime 1000000 --sched-period 10000000 0 true");
 	ksft_test_result(status == 0,

@@ -92,15 +92,15 @@ static long count_hrtick_arms(void)
 
 static void check_switch_cost(void)
 {
-	long long root_q = -1;
+	bool root_set = false;
 	long arms = -1;
 	int trips;
 
 	/* The default: the root's own tasks hold all of the RT limit. */
 	if (cg_has("", "cpu.rt_task_runtime_us")) {
-		cg_read_ll("", "cpu.rt_task_runtime_us", &root_q);
-		if (cg_write_ll("", "cpu.rt_task_runtime_us", 950000))
-			ksft_print_msg("cannot give the root's own tasks 950 ms\n");
+		root_set = true;
+		if (root_own_reserve(950000, 1000000))
+			ksft_print_msg("cannot give the root's own tasks 950 ms every second\n");
 		/*
 		 * A new runtime caps the budget at once but fills it only at
 		 * the next period: wait for one (1 s), or the ping-pong may
@@ -125,8 +125,8 @@ static void check_switch_cost(void)
 	ksft_test_result(trips == ROUND_TRIPS && arms >= 0 && arms <= MAX_ARMS,
 			 "RT context switches arm no hrtick while no budget can end before the next tick\n");
 out:
-	if (root_q >= 0)
-		cg_write_ll("", "cpu.rt_task_runtime_us", root_q);
+	if (root_set)
+		root_own_default();
 }
 
 struct slices {

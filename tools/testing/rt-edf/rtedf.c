@@ -598,13 +598,14 @@ pid_t rtedf_fork(void)
 	return fork();
 }
 
-#define STALL_MAX	512
+#define STALL_MAX	1024
 
 /* See stall_log_start(); in memory shared by the workers and the parent. */
 static struct stall_log {
 	unsigned long n;
 	struct stall {
-		uint64_t start_ns, end_ns;
+		uint64_t start_ns, end_ns;	/* end_ns stored last */
+		int cpu;
 	} s[STALL_MAX];
 } *stalls;
 
@@ -613,21 +614,48 @@ void stall_log_start(void)
 	stalls = shared_alloc(sizeof(*stalls));
 }
 
-/* The thread CPU time now, after logging a jump from prev as a stall. */
-static uint64_t stall_check(uint64_t prev)
+/* A loop's previous read of its thread CPU time and of the clock. */
+struct stall_clock {
+	uint64_t cpu_ns, wall_ns;
+};
+
+static void stall_clock_start(struct stall_clock *sc)
 {
-	uint64_t c = thread_cputime_ns(), t;
+	sc->cpu_ns = thread_cputime_ns();
+	sc->wall_ns = now_ns();
+}
+
+/*
+ * Reads both again, and logs a jump of the CPU time as a stall that
+ * began at the previous read (the interrupt a stall holds back may
+ * preempt the loop after it, which would shift the end).
+ */
+static void stall_check(struct stall_clock *sc)
+{
+	uint64_t c = thread_cputime_ns(), t = now_ns();
+	struct stall *s;
 	unsigned long i;
 
-	if (c - prev <= STALL_NS)
-		return c;
-	i = __atomic_fetch_add(&stalls->n, 1, __ATOMIC_RELAXED);
-	if (i < STALL_MAX) {
-		t = now_ns();
-		stalls->s[i].start_ns = t - (c - prev);
-		stalls->s[i].end_ns = t;
+	if (c - sc->cpu_ns > STALL_NS) {
+		i = __atomic_fetch_add(&stalls->n, 1, __ATOMIC_RELAXED);
+		if (i < STALL_MAX) {
+			s = &stalls->s[i];
+			s->start_ns = sc->wall_ns;
+			s->cpu = sched_getcpu();
+			__atomic_store_n(&s->end_ns, sc->wall_ns + (c - sc->cpu_ns),
+					 __ATOMIC_RELEASE);
+		}
 	}
-	return c;
+	sc->cpu_ns = c;
+	sc->wall_ns = t;
+}
+
+/* A whole record (a worker killed while writing one leaves it torn). */
+static bool stall_valid(const struct stall *s)
+{
+	uint64_t end = __atomic_load_n(&s->end_ns, __ATOMIC_ACQUIRE);
+
+	return s->start_ns && end > s->start_ns;
 }
 
 static int stall_cmp(const void *a, const void *b)
@@ -637,18 +665,23 @@ static int stall_cmp(const void *a, const void *b)
 	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
 }
 
-uint64_t stall_overlap_ns(uint64_t from_ns, uint64_t to_ns)
+uint64_t stall_overlap_ns(uint64_t from_ns, uint64_t to_ns, uint64_t cpus)
 {
-	struct stall s[STALL_MAX];
+	static struct stall s[STALL_MAX];
 	uint64_t sum = 0, end = 0;
 	unsigned long i, n = 0;
 
 	if (!stalls)
 		return 0;
-	/* The stalls clipped to the window, then their union. */
+	/* The stalls on those CPUs clipped to the window, then their union. */
 	for (i = 0; i < stalls->n && i < STALL_MAX; i++) {
-		s[n].start_ns = stalls->s[i].start_ns > from_ns ? stalls->s[i].start_ns : from_ns;
-		s[n].end_ns = stalls->s[i].end_ns < to_ns ? stalls->s[i].end_ns : to_ns;
+		const struct stall *x = &stalls->s[i];
+
+		if (!stall_valid(x) || x->cpu < 0 || x->cpu > 63 ||
+		    !(cpus & (1ULL << x->cpu)))
+			continue;
+		s[n].start_ns = x->start_ns > from_ns ? x->start_ns : from_ns;
+		s[n].end_ns = x->end_ns < to_ns ? x->end_ns : to_ns;
 		if (s[n].start_ns < s[n].end_ns)
 			n++;
 	}
@@ -664,16 +697,22 @@ uint64_t stall_overlap_ns(uint64_t from_ns, uint64_t to_ns)
 	return sum;
 }
 
-unsigned long stall_count(uint64_t *total_ns)
+unsigned long stall_count(uint64_t *total_ns, unsigned long *dropped)
 {
-	unsigned long i;
+	unsigned long i, n = 0;
 
 	*total_ns = 0;
+	*dropped = 0;
 	if (!stalls)
 		return 0;
 	for (i = 0; i < stalls->n && i < STALL_MAX; i++)
-		*total_ns += stalls->s[i].end_ns - stalls->s[i].start_ns;
-	return stalls->n;
+		if (stall_valid(&stalls->s[i])) {
+			*total_ns += stalls->s[i].end_ns - stalls->s[i].start_ns;
+			n++;
+		}
+	if (stalls->n > STALL_MAX)
+		*dropped = stalls->n - STALL_MAX;
+	return n;
 }
 
 static pid_t __spawn_busy(const char *group, int policy, int prio, int cpu,
@@ -702,10 +741,10 @@ static pid_t __spawn_busy(const char *group, int policy, int prio, int cpu,
 		if (unpin)
 			unpin_self();
 		if (stalls) {
-			uint64_t c = thread_cputime_ns();
+			struct stall_clock sc;
 
-			while (!end_ns || now_ns() < end_ns)
-				c = stall_check(c);
+			for (stall_clock_start(&sc); !end_ns || sc.wall_ns < end_ns;)
+				stall_check(&sc);
 			_exit(0);
 		}
 		while (!end_ns || now_ns() < end_ns)
@@ -828,11 +867,13 @@ uint64_t thread_cputime_ns(void)
 
 void burn_cpu(uint64_t ns)
 {
-	uint64_t start = thread_cputime_ns(), c = start;
+	uint64_t start = thread_cputime_ns();
 
 	if (stalls) {
-		while (c - start < ns)
-			c = stall_check(c);
+		struct stall_clock sc;
+
+		for (stall_clock_start(&sc); sc.cpu_ns - start < ns;)
+			stall_check(&sc);
 		return;
 	}
 	while (thread_cputime_ns() - start < ns)
@@ -1062,6 +1103,11 @@ bool periodic_met(const struct periodic_stats *st, uint64_t slack_ns)
 	return !st->misses || st->max_late_past_wake_ns <= -(int64_t)slack_ns;
 }
 
+static uint64_t cpu_bit(int cpu)
+{
+	return cpu >= 0 && cpu < 64 ? 1ULL << cpu : 0;
+}
+
 unsigned long periodic_unexplained(const struct periodic_stats *st)
 {
 	unsigned long i, n = 0;
@@ -1072,7 +1118,7 @@ unsigned long periodic_unexplained(const struct periodic_stats *st)
 		const struct late_job *j = &st->late[i];
 
 		if (j->finish_ns - j->deadline_ns >
-		    j->wake_ns + stall_overlap_ns(j->release_ns, j->finish_ns))
+		    j->wake_ns + stall_overlap_ns(j->queued_ns, j->finish_ns, j->cpus))
 			n++;
 	}
 	return n;
@@ -1092,7 +1138,7 @@ static pid_t __spawn_periodic(const char *group, int prio, int cpu, int unpin,
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		uint64_t release = release_ns, end, lat, prev_lat = 0;
+		uint64_t release = release_ns, end, lat, prev_lat = 0, cpus;
 		int fd = open("/proc/thread-self/schedstat", O_RDONLY);
 		int64_t late;
 
@@ -1114,6 +1160,7 @@ static pid_t __spawn_periodic(const char *group, int prio, int cpu, int unpin,
 				unpin_self();
 				unpin = 0;
 			}
+			cpus = cpu_bit(sched_getcpu());
 			burn_cpu(wcet_ns);
 			late = (int64_t)(now_ns() - (release + period_ns));
 			st->jobs++;
@@ -1127,9 +1174,11 @@ static pid_t __spawn_periodic(const char *group, int prio, int cpu, int unpin,
 					struct late_job *j = &st->late[st->misses];
 
 					j->release_ns = release;
+					j->queued_ns = release + lat;
 					j->deadline_ns = release + period_ns;
 					j->finish_ns = j->deadline_ns + late;
 					j->wake_ns = wake;
+					j->cpus = cpus | cpu_bit(sched_getcpu());
 				}
 				st->misses++;
 				if (past > st->max_late_past_wake_ns)

@@ -190,16 +190,20 @@ uint64_t thread_cputime_ns(void);
  * After stall_log_start() (in the parent, before it forks the workers),
  * burn_cpu() and the busy workers read their thread CPU time in their
  * loops, and a jump of more than STALL_NS between two reads (an interrupt
- * takes tens of microseconds) is logged, in shared memory, as a stall
- * that ended at the second read.  A stall while a CPU idles is not seen:
- * it only delays a wakeup, which the periodic workers measure themselves.
+ * takes tens of microseconds) is logged, in shared memory, as a stall of
+ * that length on that CPU from the first read.  A stall while a CPU idles
+ * is not seen: it only delays a wakeup, which the periodic workers
+ * measure themselves.
  */
 #define STALL_NS	(200 * NSEC_PER_USEC)
 void stall_log_start(void);
-/* How much of [from_ns, to_ns] (CLOCK_MONOTONIC) a logged stall covered. */
-uint64_t stall_overlap_ns(uint64_t from_ns, uint64_t to_ns);
-/* The logged stalls: how many, and their total length. */
-unsigned long stall_count(uint64_t *total_ns);
+/*
+ * How much of [from_ns, to_ns] (CLOCK_MONOTONIC) a logged stall on one of
+ * the CPUs of the mask cpus (bit n: CPU n) covered.
+ */
+uint64_t stall_overlap_ns(uint64_t from_ns, uint64_t to_ns, uint64_t cpus);
+/* The logged stalls: how many, their total length, how many not logged. */
+unsigned long stall_count(uint64_t *total_ns, unsigned long *dropped);
 
 /* Writes val to the file (truncated); returns 0 or -errno. */
 int write_file(const char *path, const char *val);
@@ -282,8 +286,9 @@ struct periodic_stats {
 	int64_t max_late_past_wake_ns;
 	/* the first LATE_LOG late jobs, for periodic_unexplained() */
 	struct late_job {
-		uint64_t release_ns, deadline_ns, finish_ns;
+		uint64_t release_ns, queued_ns, deadline_ns, finish_ns;
 		uint64_t wake_ns;	/* max(l, l') of periodic_met() */
+		uint64_t cpus;		/* where it started and ended its work */
 	} late[LATE_LOG];
 };
 
@@ -334,10 +339,10 @@ bool periodic_met(const struct periodic_stats *st, uint64_t slack_ns);
 /*
  * The late jobs that host stalls do not explain: those whose lateness
  * exceeds their wakeup latency (as above) plus the stalls logged (see
- * stall_log_start()) between their release and their finish, on any CPU
- * (a job waits behind the task a stall is charged to, wherever it is
- * queued; when the host stalls the whole emulator, every vCPU stands
- * still).  A late job beyond the first LATE_LOG counts as unexplained.
+ * stall_log_start()) between the instant they were queued and their
+ * finish, on the CPUs where they started and ended their work (a job
+ * waits behind the task a stall is charged to there).  A late job beyond
+ * the first LATE_LOG counts as unexplained.
  */
 unsigned long periodic_unexplained(const struct periodic_stats *st);
 /*

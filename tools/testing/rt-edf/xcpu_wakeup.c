@@ -105,13 +105,14 @@ int main(void)
 	if (sched_trace_start())
 		ksft_print_msg("no tracing: the schedule is not checked\n");
 	if (cg_has("", "cpu.rt_task_runtime_us") &&
-	    cg_write_ll("", "cpu.rt_task_runtime_us", 950000))
+	    root_own_reserve(950000, 1000000)) {
+		root_own_default();
 		die("setting the root's own runtime");
+	}
 	run("", "root group");
-	/* Back to what rtedf_init() leaves, which the next tests expect. */
-	if (cg_has("", "cpu.rt_task_runtime_us") &&
-	    cg_write_ll("", "cpu.rt_task_runtime_us", ROOT_TASK_RUNTIME_US))
-		die("lowering the root's own runtime");
+	/* Back to what cg_mount() leaves, which the next tests expect. */
+	if (cg_has("", "cpu.rt_task_runtime_us"))
+		root_own_default();
 	if (cg_group("xw", 1000000, 600000))
 		die("setting up the group");
 	run("xw", "one group");
