@@ -55,7 +55,8 @@ src=/usr/src/linux-config-6.12/$cfg.xz
 
 out=$BUILD/deb/out-$variant
 mkdir -p "$out"
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+# A cache of its own: these objects would push the guest kernels' out.
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache-deb}
 export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-4G}
 export KBUILD_BUILD_USER=rt-edf KBUILD_BUILD_HOST=debian

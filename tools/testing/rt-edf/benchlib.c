@@ -175,7 +175,7 @@ void root_own_runtime(long long us)
 
 	if (!is_rtedf())
 		return;
-	/* us of every second, at the period the tests set (preempt_rt()) */
+	/* us of every second, at whatever period the root's own tasks have */
 	cg_read_ll("", "cpu.rt_task_period_us", &period);
 	us = us * period / 1000000;
 	if (cg_write_ll("", "cpu.rt_task_runtime_us", us))

@@ -11,9 +11,7 @@
  *    1 ms every 20 ms, its deadline the next release (its budget is four
  *    times what it needs, so that host stalls charged to it on plain TCG
  *    do not exhaust it);
- *  - the root group: the same, 0.5 ms every 20 ms, its own tasks given
- *    100 ms every second (rather than the suite's 50 ms, or 1 ms every
- *    20 ms on PREEMPT_RT).
+ *  - the root group: the same, 0.5 ms every 20 ms.
  *
  * Every other CPU is idle, so both periodic tasks can run as soon as they
  * are released, wherever pl-busy is: they must meet every deadline.  On
@@ -39,19 +37,21 @@
  * every task of the test logs the stalls its own loop sees
  * (stall_log_start()), and a late job counts only when its lateness
  * exceeds its wakeup latency plus the stalls on its CPUs while it was
- * queued (periodic_unexplained()).  A wait behind pl-busy's server is no stall:
- * pl-busy runs through it and is charged only what it runs.  Stalls also
- * drain a budget for later jobs: the root's own tasks get 100 ms every
- * second here, four times what the root task needs, since with the
- * suite's 50 ms the stalls of a loaded host (365 ms in the 3 s, with
- * other emulators running beside it) used up the root's own budget on
- * CPU 1 (a throttle in the trace) and 29 jobs of the root task were late,
- * by up to 545 ms.
+ * queued (periodic_unexplained()).  A wait behind pl-busy's server is no
+ * stall: pl-busy runs through it and is charged only what it runs.  Stalls
+ * also drain a budget for later jobs, which this does not excuse: with other
+ * emulators running beside it (365 ms of stalls in the 3 s) the root's
+ * own budget, the suite's 50 ms a second, ran out on CPU 1 (a throttle
+ * in the trace) and 29 root jobs were late by up to 545 ms.  A larger
+ * budget for the root's own tasks would hide the root task's wait on
+ * the series before the fix (with 100 ms a second it met every
+ * deadline there), so the run needs a host that is not loaded otherwise.
  *
  * Fails on the series before work-conserving placement (21d83fc, patch
  * 11 as it was): on 2 vCPUs of plain TCG 60 of the 150 jobs of each task
- * missed, by up to 35 ms (rerun with the stall log: 60 late jobs each,
- * none explained by the 52 stalls, 18.4 ms in all, that the tasks saw);
+ * missed, by up to 35 ms (rerun with the stall log: pl-per 60 late, the
+ * root task 51, by up to 635 ms, none explained by the 65 stalls, 28.1 ms
+ * in all, that the tasks saw);
  * under icount, schedcheck's idle rule flagged 68 waits of up to 31 ms.
  * Passes on stock, which places by priority.
  */
@@ -83,12 +83,6 @@ int main(void)
 	}
 	if (cg_group(GB, 100000, 60000) || cg_group(GP, 100000, 20000))
 		die("setting up the groups");
-	/* rt-edf's own files; stock has no reservation for the root's tasks */
-	if (cg_has("", "cpu.rt_task_runtime_us") &&
-	    root_own_reserve(100000, 1000000)) {
-		root_own_default();
-		die("giving the root's own tasks 100 ms every second");
-	}
 	if (sched_trace_start())
 		ksft_print_msg("no tracing: the schedule is not checked\n");
 	stall_log_start();
@@ -107,8 +101,6 @@ int main(void)
 	sched_trace_save("placement");
 	cg_remove(GP);
 	cg_remove(GB);
-	if (cg_has("", "cpu.rt_task_runtime_us"))
-		root_own_default();
 
 	pu = periodic_unexplained(ps);
 	ru = periodic_unexplained(rs);

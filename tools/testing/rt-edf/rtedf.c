@@ -84,17 +84,15 @@ int root_own_reserve(long long runtime_us, long long period_us)
 /*
  * rt-edf: by default the root group's own RT tasks hold all of the RT
  * bandwidth; leave them 5% so that groups can be reserved, as the
- * administrator's tutorial does (on PREEMPT_RT with a shorter period:
- * ROOT_TASK_PERIOD_RT_US).  The files are missing on stock.
+ * administrator's tutorial does (see ROOT_TASK_PERIOD_RT_US for
+ * PREEMPT_RT).  The files are missing on stock.
  */
 void root_own_default(void)
 {
-	long long p = preempt_rt() ? ROOT_TASK_PERIOD_RT_US : 1000000;
-	long long q = ROOT_TASK_RUNTIME_US * p / 1000000;
-
 	if (cg_has("", cg_v2() ? "cpu.rt.tasks.max" : "cpu.rt_task_runtime_us") &&
-	    root_own_reserve(q, p))
-		die("leaving the root group's own tasks %lld us every %lld us", q, p);
+	    root_own_reserve(ROOT_TASK_RUNTIME_US, 1000000))
+		die("leaving the root group's own tasks %d us every second",
+		    ROOT_TASK_RUNTIME_US);
 }
 
 void cg_mount(void)
