@@ -171,15 +171,9 @@ bool is_rtedf(void)
 
 void root_own_runtime(long long us)
 {
-	long long period = 1000000;
-
-	if (!is_rtedf())
-		return;
-	/* us of every second, at whatever period the root's own tasks have */
-	cg_read_ll("", "cpu.rt_task_period_us", &period);
-	us = us * period / 1000000;
-	if (cg_write_ll("", "cpu.rt_task_runtime_us", us))
-		printf("# could not set the root's cpu.rt_task_runtime_us to %lld\n", us);
+	/* us of every second: the suite's period for the root's own tasks */
+	if (is_rtedf() && root_own_reserve(us, 1000000))
+		printf("# could not give the root's own tasks %lld us every second\n", us);
 }
 
 void fair_server_runtime(uint64_t ns)

@@ -1071,16 +1071,27 @@ int pi_mutex_init(pthread_mutex_t *m, bool robust)
 }
 
 /* The time the thread has waited on a runqueue, from its schedstat. */
-static uint64_t run_delay_ns(int fd)
+void sched_stat(int fd, uint64_t *delay, unsigned long long *runs)
 {
-	unsigned long long exec, delay;
+	unsigned long long exec = 0, d = 0, r = 0;
 	char buf[128];
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	return sscanf(buf, "%llu %llu", &exec, &delay) == 2 ? delay : 0;
+	if (n > 0) {
+		buf[n] = 0;
+		sscanf(buf, "%llu %llu %llu", &exec, &d, &r);
+	}
+	*delay = d;
+	if (runs)
+		*runs = r;
+}
+
+static uint64_t run_delay_ns(int fd)
+{
+	uint64_t delay;
+
+	sched_stat(fd, &delay, NULL);
+	return delay;
 }
 
 uint64_t sleep_until_queued(int fd, uint64_t release)

@@ -354,6 +354,11 @@ unsigned long periodic_unexplained(const struct periodic_stats *st);
  * schedstat run delay; fd: /proc/thread-self/schedstat, opened once.
  */
 uint64_t sleep_until_queued(int fd, uint64_t release);
+/*
+ * From a task's /proc/PID/schedstat opened at FD: the time it has waited
+ * on a run queue (ns) and, if RUNS is not NULL, how many times it ran.
+ */
+void sched_stat(int fd, uint64_t *delay, unsigned long long *runs);
 /* Waits for the worker; returns its stats (unmapped by the next call). */
 struct periodic_stats *wait_periodic(pid_t pid, struct periodic_stats *stats);
 /* Shared anonymous memory for results of a child. */
