@@ -4,17 +4,20 @@
 #
 #   DEB_CONFIG=full   Debian's own configuration of linux-image-amd64
 #                     (linux-config-6.12: config.amd64_none_amd64)
-#   DEB_CONFIG=small  Debian's cloud-amd64 configuration (the same
-#                     package: the kernel Debian ships for virtual
-#                     machines, a quarter of the modules), without debug
-#                     information, for a quicker build
-#   RT=1              Debian's PREEMPT_RT configuration (config.amd64_rt_amd64;
-#                     full only)
+#   DEB_CONFIG=small  the same, with localmodconfig keeping only the
+#                     modules of a list (DEB_LSMOD, by default
+#                     config/deb-small.modules: a Debian 12 guest of
+#                     QEMU/KVM; give lsmod's output of the machine the
+#                     package is for), and no debug information, for a
+#                     quicker build
+#   RT=1              Debian's PREEMPT_RT configuration instead
+#                     (config.amd64_rt_amd64), full or small
 #
 # Changed from Debian's configuration: CONFIG_RT_GROUP_SCHED=y, and
 # CONFIG_SYSTEM_TRUSTED_KEYS emptied (Debian's certificates are not in the
 # kernel source; modules are signed with a key the build makes).  The
-# small variant also drops the debug information (and so BTF).
+# small variant also drops the modules not listed and the debug
+# information (and so BTF).
 #
 # Objects go to build/deb/out-<variant>, packages to build/deb/.  The
 # packaged image (from the linux-image .deb) then boots in QEMU with the
@@ -23,15 +26,16 @@
 
 variant=${DEB_CONFIG:-full}
 case $variant in
-full) cfg=config.amd64_none_amd64 ;;
-small) cfg=config.amd64_none_cloud-amd64 ;;
+full | small) ;;
 *) die "DEB_CONFIG must be full or small" ;;
 esac
+cfg=config.amd64_none_amd64
 if [ "${RT:-0}" = 1 ]; then
-	[ "$variant" = full ] || die "RT=1 takes Debian's full PREEMPT_RT configuration"
 	cfg=config.amd64_rt_amd64
-	variant=rt
+	variant=$variant-rt
 fi
+lsmod=${DEB_LSMOD:-$TOP/config/deb-small.modules}
+[ -f "$lsmod" ] || die "DEB_LSMOD: $lsmod not found"
 start=$(date +%s)
 "$TOP/scripts/deps.sh"
 # debian/rules of bindeb-pkg calls debhelper; the configuration comes
@@ -66,11 +70,17 @@ kmake() { make -s -C "$KTREE" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$(nproc)" 
 xzcat "$src" >"$out/.config"
 cfgtool=$KTREE/scripts/config
 "$cfgtool" --file "$out/.config" -e RT_GROUP_SCHED --set-str SYSTEM_TRUSTED_KEYS ""
-if [ "$variant" = small ]; then
+kmake olddefconfig >/dev/null
+if [ "${variant%-rt}" = small ]; then
 	"$cfgtool" --file "$out/.config" -d DEBUG_INFO_DWARF5 -d DEBUG_INFO_DWARF4 \
 		-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -d DEBUG_INFO_BTF -e DEBUG_INFO_NONE
+	kmake olddefconfig >/dev/null
+	cp "$lsmod" "$out/lsmod"
+	kmake LSMOD="$out/lsmod" localmodconfig </dev/null >/dev/null 2>"$out/localmodconfig.log" ||
+		die "localmodconfig failed; see ${out#"$TOP"/}/localmodconfig.log"
+	kmake olddefconfig >/dev/null
+	msg "small: $(grep -c '=m$' "$out/.config") modules kept of $(xzcat "$src" | grep -c '=m$')"
 fi
-kmake olddefconfig >/dev/null
 grep -qx 'CONFIG_RT_GROUP_SCHED=y' "$out/.config" || die "CONFIG_RT_GROUP_SCHED did not stick"
 msg "building Debian packages ($variant: $cfg + RT_GROUP_SCHED) in ${out#"$TOP"/}"
 t0=$(date +%s)
