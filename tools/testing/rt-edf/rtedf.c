@@ -1070,7 +1070,6 @@ int pi_mutex_init(pthread_mutex_t *m, bool robust)
 	return err;
 }
 
-/* The time the thread has waited on a runqueue, from its schedstat. */
 void sched_stat(int fd, uint64_t *delay, unsigned long long *runs)
 {
 	unsigned long long exec = 0, d = 0, r = 0;
@@ -1086,6 +1085,7 @@ void sched_stat(int fd, uint64_t *delay, unsigned long long *runs)
 		*runs = r;
 }
 
+/* The time the thread has waited on a runqueue, from its schedstat. */
 static uint64_t run_delay_ns(int fd)
 {
 	uint64_t delay;
