@@ -21,6 +21,21 @@
  * starts and ends 50 ms into a period, where everything is throttled, so
  * it holds exactly 30 budgets per server (see smp_share.c); the 5 per
  * mille of the M highest cover enforcement and the kernel's own work.
+ *
+ * The lowest task's share is a decision of the scheduler as long as the
+ * CPU whose server is replenished first pulls the higher tasks itself.
+ * With RT_PUSH_IPI (PREEMPT_RT's default) it asks the CPU that holds
+ * them, by IPI, to push them; until that CPU has done so and the pusher's
+ * resched IPI is served, the lowest task runs.  On real CPUs that is
+ * microseconds.  Under icount on several vCPUs a vCPU stands still while
+ * another runs.  make check RT=1 at 9044241 gave the lowest task 10.5
+ * per mille on 2 vCPUs; its trace, recorded again with the irq_vectors
+ * and ipi events, shows the push 300 us after its IPI's handler began and
+ * the pushed task running 1 to 5 ms after the resched IPI.  A handler
+ * of a few thousand instructions takes a few microseconds of icount time
+ * when its vCPU runs, so those waits were the emulator's.  There the point is an outcome in time (outcome_result()),
+ * and the checker's global-fp rule, which waits for the IPIs, judges the
+ * decisions; without RT_PUSH_IPI it is judged on every clock.
  */
 #include <math.h>
 
@@ -78,6 +93,9 @@ int main(void)
 			ok &= fabs(pm[i] - 1000.0 * Q_US / P_US) <= TOL;
 	}
 	outcome_result(ok, HIGH_MSG);
-	ksft_test_result(pm[m] <= TOL, LOW_MSG "\n");
+	if (sched_feature_on("RT_PUSH_IPI") == 0)
+		ksft_test_result(pm[m] <= TOL, LOW_MSG "\n");
+	else
+		outcome_result(pm[m] <= TOL, LOW_MSG);
 	ksft_finished();
 }

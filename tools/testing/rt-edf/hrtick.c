@@ -24,7 +24,13 @@
  *    first run of a slice may start anywhere in a tick, and so may its
  *    last).  Failed before this rule (at 34e0892): the hrtick that ends
  *    each budget counted as a tick too, 2.3 ticks per 1.3 ms run, and
- *    slices were about 56 ms.
+ *    slices were about 56 ms.  CPU time is an outcome in time
+ *    (outcome_result()): under icount on several vCPUs, CPU 0 stands
+ *    still while another vCPU runs, and its task is charged for it.  The
+ *    project's CI failed the point once on 2 vCPUs at 63e0d66, where
+ *    six runs of this test on 2 and 4 vCPUs measured slices of 99.2 to
+ *    100.2 ms.  The tick counting it checks is each CPU's own, judged on
+ *    one vCPU.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -196,9 +202,9 @@ static void check_rr_slices(void)
 	}
 	ksft_print_msg("sched_rr_timeslice_ms %lld; %d whole slices in 1.3 ms / 2.7 ms, from %.3f to %.3f ms of CPU time\n",
 		       ms, sh->n, sh->n ? lo / 1e6 : 0, sh->n ? hi / 1e6 : 0);
-	ksft_test_result(slice && sh->n >= 8 && lo + 5 * NSEC_PER_MSEC >= slice &&
-			 hi <= slice + 5 * NSEC_PER_MSEC,
-			 "SCHED_RR slices in a group whose budget ends every period are sched_rr_timeslice_ms of CPU time within 5 ms\n");
+	outcome_result(slice && sh->n >= 8 && lo + 5 * NSEC_PER_MSEC >= slice &&
+		       hi <= slice + 5 * NSEC_PER_MSEC,
+		       "SCHED_RR slices in a group whose budget ends every period are sched_rr_timeslice_ms of CPU time within 5 ms");
 }
 
 int main(void)

@@ -930,7 +930,6 @@ static void sched_trace_enable(const char *val)
 
 int sched_trace_start_with(void (*mark)(void))
 {
-	char feat[1024];
 	int err;
 
 	err = tracefs_write("tracing_on", "0");
@@ -948,12 +947,9 @@ int sched_trace_start_with(void (*mark)(void))
 	 * RT_PUSH_IPI (on by default on PREEMPT_RT) changes who pulls: the
 	 * checker is told whether it is on ("NO_RT_PUSH_IPI" when off).
 	 */
-	if (!err && !read_str("/sys/kernel/debug/sched/features", feat, sizeof(feat))) {
-		char *p = strstr(feat, "RT_PUSH_IPI");
-
+	if (!err && sched_feature_on("RT_PUSH_IPI") >= 0)
 		trace_mark("rtedf_features %sRT_PUSH_IPI\n",
-			   p && p >= feat + 3 && !strncmp(p - 3, "NO_", 3) ? "NO_" : "");
-	}
+			   sched_feature_on("RT_PUSH_IPI") ? "" : "NO_");
 	/*
 	 * The schedule is judged from the end of the marks on: before it,
 	 * the checker does not know the groups of all the tasks yet.
@@ -1043,6 +1039,23 @@ bool on_host_clock(void)
 int sched_feature(const char *feat)
 {
 	return write_file("/sys/kernel/debug/sched/features", feat);
+}
+
+int sched_feature_on(const char *feat)
+{
+	char buf[1024], *p;
+	size_t n = strlen(feat);
+
+	if (read_str("/sys/kernel/debug/sched/features", buf, sizeof(buf)))
+		return -1;
+	/* Space-separated names, NO_ before those that are off. */
+	for (p = strtok(buf, " \n"); p; p = strtok(NULL, " \n")) {
+		if (!strcmp(p, feat))
+			return 1;
+		if (!strncmp(p, "NO_", 3) && !strncmp(p + 3, feat, n) && !p[3 + n])
+			return 0;
+	}
+	return -1;
 }
 
 void *shared_alloc(size_t size)

@@ -274,6 +274,8 @@ static inline void outcome_result(bool ok, const char *name)
 }
 /* Sets a scheduler feature ("HRTICK_RT", "NO_HRTICK_RT"); 0 or -errno. */
 int sched_feature(const char *feat);
+/* Whether a scheduler feature is on: 1, 0, or -1 if unknown. */
+int sched_feature_on(const char *feat);
 
 #define LATE_LOG	32
 
