@@ -930,7 +930,7 @@ static void sched_trace_enable(const char *val)
 
 int sched_trace_start_with(void (*mark)(void))
 {
-	int err;
+	int err, push_ipi;
 
 	err = tracefs_write("tracing_on", "0");
 	if (!err)
@@ -947,9 +947,9 @@ int sched_trace_start_with(void (*mark)(void))
 	 * RT_PUSH_IPI (on by default on PREEMPT_RT) changes who pulls: the
 	 * checker is told whether it is on ("NO_RT_PUSH_IPI" when off).
 	 */
-	if (!err && sched_feature_on("RT_PUSH_IPI") >= 0)
-		trace_mark("rtedf_features %sRT_PUSH_IPI\n",
-			   sched_feature_on("RT_PUSH_IPI") ? "" : "NO_");
+	push_ipi = err ? -1 : sched_feature_on("RT_PUSH_IPI");
+	if (push_ipi >= 0)
+		trace_mark("rtedf_features %sRT_PUSH_IPI\n", push_ipi ? "" : "NO_");
 	/*
 	 * The schedule is judged from the end of the marks on: before it,
 	 * the checker does not know the groups of all the tasks yet.
