@@ -58,9 +58,8 @@ static void set_cpus(int a, int b)
 	CPU_ZERO(&set);
 	CPU_SET(a, &set);
 	CPU_SET(b, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
+	if (set_affinity(0, &set))
 		_exit(2);
-	sched_trace_mark_affinity(0);
 }
 
 /* pp-r's task: on CPU 0 at every release, then free to move. */

@@ -521,16 +521,33 @@ int set_sched(pid_t pid, int policy, int prio)
 	return 0;
 }
 
+int set_affinity(pid_t pid, const cpu_set_t *set)
+{
+	pid_t tid = tid_of(pid);
+
+	/*
+	 * Its CPUs are not known until the change is marked: the stopper
+	 * moves it off a CPU that its old mark still allows (schedcheck.py).
+	 */
+	trace_mark("rtedf_moving pid=%d\n", tid);
+	if (sched_setaffinity(pid, sizeof(*set), set)) {
+		int err = -errno;
+
+		trace_mark("rtedf_unmoved pid=%d\n", tid);
+		return err;
+	}
+	sched_trace_mark_affinity(tid);
+	trace_mark("rtedf_unmoved pid=%d\n", tid);
+	return 0;
+}
+
 int pin_cpu(pid_t pid, int cpu)
 {
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	if (sched_setaffinity(pid, sizeof(set), &set))
-		return -errno;
-	sched_trace_mark_affinity(pid);
-	return 0;
+	return set_affinity(pid, &set);
 }
 
 /* Lets the calling thread run on every CPU again. */
@@ -541,8 +558,7 @@ static void unpin_self(void)
 	CPU_ZERO(&all);
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		CPU_SET(cpu, &all);
-	sched_setaffinity(0, sizeof(all), &all);
-	sched_trace_mark_affinity(0);
+	set_affinity(0, &all);
 }
 
 int nr_cpus(void)

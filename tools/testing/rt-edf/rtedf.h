@@ -111,6 +111,11 @@ long long cg_ino(const char *group);
 bool cg_contains(const char *group, pid_t pid);
 
 int set_sched(pid_t pid, int policy, int prio);
+/*
+ * sched_setaffinity(), the change marked in the trace: pid is not judged
+ * while the kernel moves it (rtedf_moving), then has its new CPUs.
+ */
+int set_affinity(pid_t pid, const cpu_set_t *set);
 int pin_cpu(pid_t pid, int cpu);
 int nr_cpus(void);
 
@@ -223,7 +228,7 @@ long long trace_field(const char *s, const char *key);
  * trace as SCHED_TRACE_DIR/name.txt, which /init sends to the host after
  * the test.
  * Groups, CPUs and priorities of the test's tasks are marked in the
- * trace by cg_attach(), pin_cpu() and set_sched().
+ * trace by cg_attach(), set_affinity(), pin_cpu() and set_sched().
  */
 #define SCHED_TRACE_DIR "/tmp/rtedf-trace"
 int sched_trace_start(void);

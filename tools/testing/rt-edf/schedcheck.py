@@ -21,7 +21,7 @@ priority of their tasks:
     rtedf_prio pid=P prio=K             (after sched_setscheduler())
     rtedf_hold, rtedf_judge             (no verdict between the two: the
                                         tasks' marks are being written)
-    rtedf_moving pid=P                  (before a move or a new policy: P
+    rtedf_moving pid=P                  (before a move, new CPUs or policy: P
                                         is not judged until rtedf_attach,
                                         rtedf_prio or rtedf_unmoved)
     rtedf_features F...                 (the scheduler features in force,
@@ -196,7 +196,8 @@ class Checker:
                 wcpu = self.wake[0]
             self.pending[key] = (self.now, rule, cpu, msg, own, cpus or {cpu}, switch_cpu, wcpu)
 
-    def expire(self, t, cpu=None, resched=False, pull=False, ran=False, irq=False):
+    def expire(self, t, cpu=None, resched=False, pull=False, ran=False, irq=False,
+               push=False):
         for key, (since, rule, c, msg, own, cpus, scpu, wcpu) in list(self.pending.items()):
             if t - since <= self.bound:
                 continue
@@ -220,6 +221,12 @@ class Checker:
                 # (tell_cpu_to_push()): from the pull on, that CPU's
                 # events count, once it has taken interrupts (irq: an
                 # event with interrupts on, or in a hard interrupt).
+                # Neither counts the servers' bookkeeping (not ran) nor,
+                # for the waiting task's CPU, its own migrations (push):
+                # a push moves tasks one after the other, its events come
+                # before the waiting task's move, and an interrupt that
+                # throttles or replenishes a server comes before the
+                # irq_work that pushes.
                 pcpu = next(iter(cpus))
                 sw = self.last_switch.get(pcpu, -1)
                 rp, rcpu = self.replenished.get(scpu, (-1, None))
@@ -229,9 +236,11 @@ class Checker:
                     if pulled:
                         self.asked.setdefault(key, rp if cpu == rcpu and since <= rp else t)
                     asked = self.asked.get(key)
-                    pulled = asked is not None and cpu == pcpu and asked < t and irq
+                    pulled = (asked is not None and cpu == pcpu and asked < t and irq
+                              and ran and not push)
                 if not ((ran and cpu == wcpu) or pulled or
-                        (not resched and cpu == pcpu and since < sw < t)):
+                        (not resched and cpu == pcpu and since < sw < t and ran
+                         and not push)):
                     continue
             elif own and not (cpu in cpus and not resched):
                 continue
@@ -380,6 +389,8 @@ class Checker:
         num = lambda k: int(kv[k]) if k in kv else None
         touched = cpu
         pull_point = False
+        # A push in progress: the CPU moves one of its own tasks away.
+        push = ev == "sched_migrate_task" and num("orig_cpu") == cpu
 
         if ev == "tracing_mark_write" or ev == "print":
             if rest.lstrip().startswith("rtedf_moving"):
@@ -519,7 +530,7 @@ class Checker:
         self.recheck_waiters()
         self.wake = None
         irq = fl[:1] == "." or (len(fl) > 2 and fl[2] in "hH")
-        self.expire(t, cpu, resched or not evidence, pull_point, ran, irq)
+        self.expire(t, cpu, resched or not evidence, pull_point, ran, irq, push)
 
     def server_event(self, ev, t, cpu, g, kv, num, rest):
         s = self.srv[(cpu, g)]
@@ -849,6 +860,21 @@ def selftest():
                  ev(2, 1100, "sched_migrate_task",
                     "comm=x pid=10 prio=89 orig_cpu=0 dest_cpu=1"),
                  sw(1, 1110, 40, 120, "R", 10, 89)]),
+        # the idle case, woken by CPU 2, but CPU 0 stands still until its
+        # switch, then pushes a root task (pid 22, its CPUs not marked)
+        # before pid 10.  Seen on 4 icount vCPUs (rtapp, make check at
+        # b095a52).
+        ("a push of two tasks", None,
+         good + [ev(0, 25, "sched_wakeup", "comm=z pid=22 prio=50 target_cpu=000"),
+                 ev(2, 30, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=000"),
+                 mark(40, "rtedf_attach pid=21 cgroup_id=6"),
+                 sw(0, 300, 20, 89, "S", 21, 89),
+                 srv(0, 301, "dequeue", 5, 2 * MS, 10 * MS + 10_000),
+                 ev(0, 302, "sched_migrate_task",
+                    "comm=z pid=22 prio=50 orig_cpu=0 dest_cpu=2"),
+                 ev(0, 303, "sched_migrate_task",
+                    "comm=x pid=10 prio=89 orig_cpu=0 dest_cpu=1"),
+                 sw(1, 310, 0, 120, "R", 10, 89)]),
         # the throttled case, but pid 20 is being moved to another group
         # (its rtedf_attach comes after the kernel moved it)
         ("a task being moved", None,
@@ -867,6 +893,12 @@ def selftest():
         ("a server in debt from before the trace", None,
          idle[:-4] + [replenish(1, 25, 5, -1000, 12 * MS, 2 * MS, 3000)] + idle[-4:]),
     ]
+    # the push of two tasks, but CPU 0 pushes the root task only and
+    # runs on: pid 10 is left waiting
+    two = [c for c in cases if c[0] == "a push of two tasks"][0][2]
+    cases.append(("a push that leaves it", "idle",
+                  two[:-2] + [ev(0, 303, "sched_wakeup",
+                                 "comm=y pid=41 prio=120 target_cpu=000")]))
     # the global-fp case, but pid 11 was set to prio 95 as it waited:
     # below pid 10, so nothing is broken
     gfp = [c for c in cases if c[0] == "global-fp"][0][2]
@@ -888,6 +920,22 @@ def selftest():
                 hard(0, 400, "sched_wakeup", "comm=y pid=41 prio=120 target_cpu=000"),
                 srv(0, 500, "dequeue", 6, 0, 0),
                 sw(0, 500, 20, 89, "S", 10, 89)]),
+        # the same, but CPU 0 stands still until an interrupt that
+        # throttles the root group's server there, then pushes pid 10 in
+        # the irq_work that follows.  Seen on 4 icount vCPUs of
+        # PREEMPT_RT (torture, seed 1, fresh-clone check at c2afb16).
+        ("a pull asked by IPI, a throttle first", None,
+         ipi + [ev(0, 30, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=000"),
+                replenish(1, 200, 5, 2 * MS, 10 * MS + 200_000, 2 * MS),
+                ev(1, 300, "sched_wakeup", "comm=y pid=40 prio=120 target_cpu=001"),
+                hard(0, 1100, "sched_rt_throttle",
+                     "cpu=0 cgroup_id=1 overrun=0 ran=0 deadline=0 now=0 "
+                     "hrtick_expires=0 hrtick_fired=0"),
+                hard(0, 1101, "sched_rt_server_dequeue",
+                     "cpu=0 cgroup_id=1 budget=0 deadline=0 now=0"),
+                hard(0, 1102, "sched_migrate_task",
+                     "comm=x pid=10 prio=89 orig_cpu=0 dest_cpu=1"),
+                sw(1, 1110, 40, 120, "R", 10, 89)]),
         ("a pull asked by IPI of a stopped vCPU", None,
          ipi + [ev(0, 30, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=000"),
                 replenish(1, 200, 5, 2 * MS, 10 * MS + 200_000, 2 * MS),

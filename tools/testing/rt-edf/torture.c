@@ -619,10 +619,7 @@ static bool op_affinity(void)
 			CPU_SET(c, &set);
 	if (!CPU_COUNT(&set))
 		CPU_SET(rnd_n(ncpus), &set);
-	if (sched_setaffinity(pid, sizeof(set), &set))
-		return false;
-	sched_trace_mark_affinity(pid);
-	return true;
+	return !set_affinity(pid, &set);
 }
 
 /* A process in a random group, RT or not, forking short-lived children. */
