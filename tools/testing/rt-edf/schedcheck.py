@@ -78,7 +78,11 @@ idle, it does not look for RT tasks elsewhere, on stock either; without
 RT_PUSH_IPI, off by default, a pull is the puller's own; with it, on by
 default on PREEMPT_RT and marked in the trace as 'rtedf_features', the
 puller asks the waiting task's CPU by an IPI to push, and that CPU's
-events after the pull count, once it has taken interrupts).  A CPU that
+events after the pull count, once it has taken interrupts).  Without
+RT_PUSH_IPI the pull before a switch away from an RT task is done when
+the switch is recorded: a wait that holds right after it, its task and
+that task's CPU unchanged for the bound before, was left by that pull,
+and breaks its rule at the first event of any CPU after the bound.  A CPU that
 records nothing meanwhile, or only the bookkeeping of the code path that
 raised the condition, may be a vCPU the emulator stopped, which says
 nothing of the scheduler's decisions.
@@ -143,6 +147,8 @@ class Checker:
         self.wake = None                          # (cpu, pid) of a wakeup being fed
         self.push_ipi = False                     # sched feature RT_PUSH_IPI (rtedf_features)
         self.asked = {}                           # wait key -> ns of a pull asked by IPI
+        self.missed = {}                          # wait key -> ns of a pull that left it
+        self.arrived = {}                         # pid -> ns it was queued where it is
         self.leaving = set()                      # CPUs whose RT task left its queue
         self.curr = {}                            # cpu -> (pid, prio)
         self.since_switch = {}                    # cpu -> ns
@@ -186,6 +192,7 @@ class Checker:
             self.asked.pop(key, None)
             return
         if key not in self.pending:
+            self.missed.pop(key, None)
             # A wait that a wakeup began: the waking CPU pushes the task
             # right after it (task_woken_rt()).
             # (A task leaving its CPU there, see feed(), does not count:
@@ -201,7 +208,9 @@ class Checker:
         for key, (since, rule, c, msg, own, cpus, scpu, wcpu) in list(self.pending.items()):
             if t - since <= self.bound:
                 continue
-            if scpu is not None:
+            if scpu is not None and key in self.missed and self.missed[key] < t:
+                pass
+            elif scpu is not None:
                 # A wait (idle, global-fp): the waiting task's CPU pushes
                 # it in the balance callback after a switch, so any later
                 # event of that CPU shows no push came; the other CPU
@@ -247,6 +256,20 @@ class Checker:
             self.report(rule, since, c, "%s, for %d us" % (msg, (t - since) // 1000))
             del self.pending[key]
             self.asked.pop(key, None)
+
+    def note_missed_pulls(self, t, cpu):
+        """cpu has just switched away from an RT task: it pulled right
+        before (balance_rt(), without RT_PUSH_IPI), so a wait it should
+        have ended by a pull and that still holds was left by that pull,
+        whatever the vCPUs do next.  Unless the waiting task or its CPU
+        changed within the bound before: the pull may have looked before
+        that, and the task's CPU pushes it after its own switch."""
+        for key, (since, rule, c, msg, own, cpus, scpu, wcpu) in self.pending.items():
+            if key[0] not in ("idle", "global-fp") or scpu != cpu:
+                continue
+            pcpu = next(iter(cpus))
+            if t - max(self.arrived.get(key[1], -1), self.last_switch.get(pcpu, -1)) > self.bound:
+                self.missed.setdefault(key, t)
 
     def earliest(self, cpu, exclude=None):
         """The queued, unthrottled server of cpu that EDF puts first."""
@@ -471,6 +494,7 @@ class Checker:
                 self.moving.discard(prev)
             if state.startswith("R"):
                 self.runnable[prev] = (cpu, int(sm.group(2)))
+                self.arrived[prev] = t
             else:
                 self.runnable.pop(prev, None)
             self.curr[cpu] = (nxt, nprio)
@@ -496,12 +520,14 @@ class Checker:
         elif ev in ("sched_wakeup", "sched_wakeup_new"):
             tc = num("target_cpu")
             self.runnable[num("pid")] = (tc, num("prio"))
+            self.arrived[num("pid")] = t
             touched = tc
             self.wake = (cpu, num("pid"))
         elif ev == "sched_migrate_task":
             pid = num("pid")
             if pid in self.runnable:
                 self.runnable[pid] = (num("dest_cpu"), num("prio"))
+                self.arrived[pid] = t
             touched = num("dest_cpu")
         elif ev.startswith("sched_rt_"):
             c = num("cpu")
@@ -528,6 +554,8 @@ class Checker:
         if touched is not None:
             self.recheck(touched)
         self.recheck_waiters()
+        if pull_point and not self.push_ipi:
+            self.note_missed_pulls(t, cpu)
         self.wake = None
         irq = fl[:1] == "." or (len(fl) > 2 and fl[2] in "hH")
         self.expire(t, cpu, resched or not evidence, pull_point, ran, irq, push)
@@ -899,6 +927,34 @@ def selftest():
     cases.append(("a push that leaves it", "idle",
                   two[:-2] + [ev(0, 303, "sched_wakeup",
                                  "comm=y pid=41 prio=120 target_cpu=000")]))
+    # CPU 1 switches away from a root RT task to pid 10 (group 5, prio
+    # 89) while pid 11 (prio 50) of group 5 waits on CPU 0 behind group
+    # 6: the pull before that switch left it, whatever CPU 1 records
+    # next (here nothing; CPU 2 records a wakeup).  Seen on 2 icount
+    # vCPUs (throttle_pull, before need_pull_rt_task() pulled at every
+    # switch away from an RT task).
+    left = base + [srv(1, 12, "enqueue", 5, 2 * MS, 10 * MS),
+                   sw(0, 20, 0, 120, "R", 20, 89),
+                   sw(1, 25, 0, 120, "R", 30, 10),
+                   sw(2, 25, 0, 120, "R", 42, 120)]
+    cases += [
+        ("a pull that left it", "global-fp",
+         left + [ev(0, 30, "sched_wakeup", "comm=x pid=11 prio=50 target_cpu=000"),
+                 ev(1, 35, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=001"),
+                 sw(1, 300, 30, 10, "S", 10, 89),
+                 ev(2, 500, "sched_wakeup", "comm=y pid=41 prio=120 target_cpu=002")]),
+        # the same, but pid 11 was woken 50 us before CPU 1's switch: the
+        # pull may have looked before, and CPU 0, which woke it, stands
+        # still until it pushes it
+        ("a pull just after the wakeup", None,
+         left + [ev(1, 35, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=001"),
+                 ev(0, 250, "sched_wakeup", "comm=x pid=11 prio=50 target_cpu=000"),
+                 sw(1, 300, 30, 10, "S", 10, 89),
+                 ev(2, 500, "sched_wakeup", "comm=y pid=41 prio=120 target_cpu=002"),
+                 ev(0, 1100, "sched_migrate_task",
+                    "comm=x pid=11 prio=50 orig_cpu=0 dest_cpu=1"),
+                 sw(1, 1110, 10, 89, "R", 11, 50)]),
+    ]
     # the global-fp case, but pid 11 was set to prio 95 as it waited:
     # below pid 10, so nothing is broken
     gfp = [c for c in cases if c[0] == "global-fp"][0][2]
