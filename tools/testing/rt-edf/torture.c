@@ -88,18 +88,29 @@
 #define SMALL_HOLE_NS	(50 * NSEC_PER_USEC)
 #define STOP_ROUNDS	4
 
+/* The late jobs the controller has not shown yet (it may be blocked). */
+#define LATE_RING	16
+
+/* A late job of the sentinel. */
+struct late {
+	uint64_t release_ns, late_ns, stolen_ns, stopper_ns;
+	unsigned long rounds;
+	uint64_t wake_ns;			/* wakeup latency */
+	/* Queued after its release: at its wakeup, or when the job before ended. */
+	uint64_t queued_ns;
+	/* Jumps under HOLE_NS; time others ran on CPU 0. */
+	uint64_t small_ns, waited_ns;
+};
+
 /* What the sentinel saw; in memory shared with the controller. */
 struct sentinel {
 	unsigned long jobs, misses, excused;
 	int64_t max_lateness_ns;
 	uint64_t stolen_ns, max_stolen_ns;	/* per job: the worst */
 	uint64_t stopper_ns, max_stopper_ns;
-	uint64_t last_late_release_ns, last_late_ns;
-	uint64_t last_late_stolen_ns, last_late_stopper_ns;
-	unsigned long last_late_rounds;
-	uint64_t wake_ns, max_wake_ns, last_late_wake_ns;	/* wakeup latency */
-	/* Of a late job: jumps under HOLE_NS; time others ran on CPU 0. */
-	uint64_t last_late_small_ns, last_late_waited_ns, small_ns;
+	uint64_t wake_ns, max_wake_ns;		/* wakeup latency */
+	uint64_t small_ns;
+	struct late late[LATE_RING];		/* miss n in late[n % LATE_RING] */
 };
 
 #define MAX_GROUPS	24
@@ -845,17 +856,21 @@ static pid_t spawn_sentinel(uint64_t duration_ns, struct sentinel *st)
 		if (!st->jobs++ || late > st->max_lateness_ns)
 			st->max_lateness_ns = late;
 		if (late > 0) {
-			st->last_late_release_ns = rel;
-			st->last_late_ns = late;
-			st->last_late_stolen_ns = stolen;
-			st->last_late_stopper_ns = stop;
-			st->last_late_rounds = rounds;
-			st->last_late_small_ns = small;
-			st->last_late_waited_ns = f - q > c - c0 ? f - q - (c - c0) : 0;
-			st->last_late_wake_ns = lat > prev_lat ? lat : prev_lat;
+			struct late *l = &st->late[st->misses % LATE_RING];
+
+			l->release_ns = rel;
+			l->late_ns = late;
+			l->stolen_ns = stolen;
+			l->stopper_ns = stop;
+			l->rounds = rounds;
+			l->small_ns = small;
+			l->queued_ns = q - rel;
+			l->waited_ns = f - q > c - c0 ? f - q - (c - c0) : 0;
+			l->wake_ns = lat > prev_lat ? lat : prev_lat;
 			st->excused += stolen + (rounds <= STOP_ROUNDS ? stop : 0) +
-				       st->last_late_wake_ns > slack;
-			st->misses++;
+				       l->wake_ns > slack;
+			/* The record before the count: the controller reads it after. */
+			__atomic_store_n(&st->misses, st->misses + 1, __ATOMIC_RELEASE);
 		}
 		prev_lat = lat;
 	}
@@ -866,20 +881,19 @@ static pid_t spawn_sentinel(uint64_t duration_ns, struct sentinel *st)
  * The operations that ended after a late sentinel job's release (its
  * deadline is one period later; it finished after that).
  */
-static void show_miss(const struct sentinel *st, unsigned long total,
-		      uint64_t t0)
+static void show_miss(const struct sentinel *st, unsigned long n,
+		      unsigned long total, uint64_t t0)
 {
-	uint64_t rel = st->last_late_release_ns;
+	const struct late *l = &st->late[(n - 1) % LATE_RING];
+	uint64_t rel = l->release_ns;
 
-	ksft_print_msg("sentinel: miss %lu, job released at %.3f s, %.3f ms late, %.3f ms charged while not running, stopper %.3f ms in %lu rounds, wakeup latency %.3f ms; %.3f ms in jumps of %lu-%lu us, %.3f ms waiting while queued; operations since:\n",
-		       st->misses, (rel - t0) / 1e9, st->last_late_ns / 1e6,
-		       st->last_late_stolen_ns / 1e6,
-		       st->last_late_stopper_ns / 1e6, st->last_late_rounds,
-		       st->last_late_wake_ns / 1e6,
-		       st->last_late_small_ns / 1e6,
+	ksft_print_msg("sentinel: miss %lu, job released at %.3f s, queued %.3f ms after, %.3f ms late, %.3f ms charged while not running, stopper %.3f ms in %lu rounds, wakeup latency %.3f ms; %.3f ms in jumps of %lu-%lu us, %.3f ms waiting while queued; operations since:\n",
+		       n, (rel - t0) / 1e9, l->queued_ns / 1e6, l->late_ns / 1e6,
+		       l->stolen_ns / 1e6, l->stopper_ns / 1e6, l->rounds,
+		       l->wake_ns / 1e6, l->small_ns / 1e6,
 		       (unsigned long)(SMALL_HOLE_NS / NSEC_PER_USEC),
 		       (unsigned long)(HOLE_NS / NSEC_PER_USEC),
-		       st->last_late_waited_ns / 1e6);
+		       l->waited_ns / 1e6);
 	for (unsigned long i = total > OPLOG ? total - OPLOG : 0; i < total; i++) {
 		typeof(oplog[0]) *o = &oplog[i % OPLOG];
 
@@ -1052,9 +1066,12 @@ int main(int argc, char **argv)
 		oplog[total % OPLOG].ok = ok;
 		op_ns[o] += oplog[total % OPLOG].end_ns - oplog[total % OPLOG].start_ns;
 		total++;
-		if (st->misses != seen_misses) {
-			seen_misses = st->misses;
-			show_miss(st, total, t0);
+		for (unsigned long m = __atomic_load_n(&st->misses, __ATOMIC_ACQUIRE);
+		     seen_misses < m; ) {
+			/* Overwritten records (more than LATE_RING behind): skipped. */
+			if (m - seen_misses > LATE_RING)
+				seen_misses = m - LATE_RING;
+			show_miss(st, ++seen_misses, total, t0);
 		}
 		sh->heartbeat = total;
 		reap_pending(0);
