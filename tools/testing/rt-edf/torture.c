@@ -30,6 +30,9 @@
  * RTEDF_TORTURE="seconds:seed[:1]" (the guest init takes it from the
  * kernel command line rtedf.torture=; ":1" logs every operation to the
  * console); the same seed gives the same sequence of operations.
+ * RTEDF_TORTURE_FREEZE=1 (by hand, for a post-mortem): the sentinel turns
+ * tracing off at its first late job, so that a trace started before the
+ * run ends with what made it late.
  *
  * The sentinel needs 20 ms every 200 ms and has 50 ms every 200 ms: its
  * slack absorbs what runs above RT (the fair server's burst, short stop
@@ -857,6 +860,9 @@ static pid_t spawn_sentinel(uint64_t duration_ns, struct sentinel *st)
 			st->max_lateness_ns = late;
 		if (late > 0) {
 			struct late *l = &st->late[st->misses % LATE_RING];
+
+			if (!st->misses && getenv("RTEDF_TORTURE_FREEZE"))
+				tracefs_write("tracing_on", "0");
 
 			l->release_ns = rel;
 			l->late_ns = late;
