@@ -51,31 +51,6 @@
 #define WORST_NS	(5500 * NSEC_PER_USEC)
 #define WORST_MSG	GR "'s task, preempted on CPU 0, responds within 5.5 ms: it moves"
 
-static void set_cpus(int a, int b)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(a, &set);
-	CPU_SET(b, &set);
-	if (set_affinity(0, &set))
-		_exit(2);
-}
-
-/* pp-r's task: on CPU 0 at every release, then free to move. */
-static void low_task(uint64_t t0, uint64_t *worst)
-{
-	for (uint64_t r = t0; r < t0 + RUN_NS; r += PERIOD) {
-		sleep_until(r);
-		set_cpus(0, 0);
-		set_cpus(0, 1);
-		burn_cpu(4 * NSEC_PER_MSEC);
-		if (now_ns() - r > *worst)
-			*worst = now_ns() - r;
-	}
-	_exit(0);
-}
-
 int main(void)
 {
 	struct periodic_stats *gs;
@@ -111,7 +86,8 @@ int main(void)
 	if (low == 0) {
 		if (cg_attach(GR, 0) || set_sched(0, SCHED_FIFO, 90))
 			_exit(2);
-		low_task(t0, worst);
+		/* On CPU 0 at every release, then free to move. */
+		periodic_from_cpu0(t0, RUN_NS, PERIOD, 4 * NSEC_PER_MSEC, worst);
 	}
 	if (other < 0 || thr < 0 || per < 0 || low < 0)
 		ksft_exit_fail_msg("cannot start the tasks\n");

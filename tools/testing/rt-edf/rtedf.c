@@ -894,6 +894,32 @@ void burn_cpu(uint64_t ns)
 		;
 }
 
+/* The calling thread's CPUs: a and b. */
+static void set_cpus(int a, int b)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(a, &set);
+	CPU_SET(b, &set);
+	if (set_affinity(0, &set))
+		_exit(2);
+}
+
+void periodic_from_cpu0(uint64_t t0, uint64_t run_ns, uint64_t period_ns,
+			uint64_t work_ns, uint64_t *worst)
+{
+	for (uint64_t r = t0; r < t0 + run_ns; r += period_ns) {
+		sleep_until(r);
+		set_cpus(0, 0);
+		set_cpus(0, 1);
+		burn_cpu(work_ns);
+		if (now_ns() - r > *worst)
+			*worst = now_ns() - r;
+	}
+	_exit(0);
+}
+
 int write_file(const char *path, const char *val)
 {
 	int fd, err = 0;

@@ -188,6 +188,14 @@ void measure_permille_at(const pid_t *pids, int n, uint64_t start_ns,
 
 /* Burns ns of the calling thread's CPU time. */
 void burn_cpu(uint64_t ns);
+/*
+ * The calling thread, every period_ns from t0 for run_ns: released on CPU
+ * 0 (it pins itself there and lets go again, to CPUs 0 and 1), it burns
+ * work_ns; *worst is its worst response (release to the end of the work).
+ * Exits the process at the end (a forked child's body).
+ */
+void periodic_from_cpu0(uint64_t t0, uint64_t run_ns, uint64_t period_ns,
+			uint64_t work_ns, uint64_t *worst);
 /* The calling thread's CPU time, in ns. */
 uint64_t thread_cputime_ns(void);
 

@@ -53,31 +53,6 @@
 #define WORST_MSG	GY "'s higher task, waiting behind " GZ " on CPU 0, responds within 17 ms: " \
 			"CPU 1 pulls it when " GX " is throttled"
 
-static void set_cpus(int a, int b)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(a, &set);
-	CPU_SET(b, &set);
-	if (set_affinity(0, &set))
-		_exit(2);
-}
-
-/* tp-y's higher task: on CPU 0 at every release, then free to move. */
-static void high_task(uint64_t t0, uint64_t *worst)
-{
-	for (uint64_t r = t0; r < t0 + RUN_NS; r += PERIOD) {
-		sleep_until(r);
-		set_cpus(0, 0);
-		set_cpus(0, 1);
-		burn_cpu(6 * NSEC_PER_MSEC);
-		if (now_ns() - r > *worst)
-			*worst = now_ns() - r;
-	}
-	_exit(0);
-}
-
 int main(void)
 {
 	struct periodic_stats *zs, *ls;
@@ -108,7 +83,8 @@ int main(void)
 	if (high == 0) {
 		if (cg_attach(GY, 0) || set_sched(0, SCHED_FIFO, 90))
 			_exit(2);
-		high_task(t0, worst);
+		/* On CPU 0 at every release, then free to move. */
+		periodic_from_cpu0(t0, RUN_NS, PERIOD, 6 * NSEC_PER_MSEC, worst);
 	}
 	if (busy < 0 || z < 0 || low < 0 || high < 0)
 		ksft_exit_fail_msg("cannot start the tasks\n");
