@@ -57,7 +57,9 @@
  * its schedstat run delay.  Once the three exceed the job's slack,
  * Q - C = 30 ms, the job needs more than what it was left and finishes
  * late by the reservation's own terms: such a miss is reported, but is
- * the emulator's, not the scheduler's.  For every late job it also
+ * the emulator's, not the scheduler's.  So is the miss of a job queued
+ * only when such a late job ended, as long as it is no later than that
+ * one: it inherits the lateness.  For every late job it also
  * reports, for the post-mortem, the jumps between SMALL_HOLE_NS and
  * HOLE_NS (interrupts, short emulator holes) and how long it waited
  * queued while something else ran on CPU 0 (within one period of 200 ms
@@ -812,6 +814,8 @@ static pid_t spawn_sentinel(uint64_t duration_ns, struct sentinel *st)
 	const uint64_t period = (uint64_t)S_PERIOD_US * NSEC_PER_USEC;
 	const uint64_t slack = (uint64_t)S_RUNTIME_US * NSEC_PER_USEC - S_WCET_NS;
 	uint64_t lat, prev_lat = 0, prev_end = 0;
+	/* The job before: its lateness if it was late and excused, else 0. */
+	int64_t prev_excused_late = 0;
 	pid_t pid = rtedf_fork();
 	int fd;
 
@@ -826,6 +830,7 @@ static pid_t spawn_sentinel(uint64_t duration_ns, struct sentinel *st)
 	     rel < end; rel += period) {
 		uint64_t c0, c, prev, s0, stop, stolen = 0, small = 0, q, f;
 		unsigned long r0, rounds;
+		bool excused = false;
 		int64_t late;
 
 		lat = sleep_until_queued(fd, rel);
@@ -873,11 +878,13 @@ static pid_t spawn_sentinel(uint64_t duration_ns, struct sentinel *st)
 			l->queued_ns = q - rel;
 			l->waited_ns = f - q > c - c0 ? f - q - (c - c0) : 0;
 			l->wake_ns = lat > prev_lat ? lat : prev_lat;
-			st->excused += stolen + (rounds <= STOP_ROUNDS ? stop : 0) +
-				       l->wake_ns > slack;
+			excused = stolen + (rounds <= STOP_ROUNDS ? stop : 0) + l->wake_ns > slack ||
+				  (q > rel + lat && late <= prev_excused_late);
+			st->excused += excused;
 			/* The record before the count: the controller reads it after. */
 			__atomic_store_n(&st->misses, st->misses + 1, __ATOMIC_RELEASE);
 		}
+		prev_excused_late = late > 0 && excused ? late : 0;
 		prev_lat = lat;
 	}
 	_exit(0);
