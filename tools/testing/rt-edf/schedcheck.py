@@ -149,6 +149,7 @@ class Checker:
         self.asked = {}                           # wait key -> ns of a pull asked by IPI
         self.missed = {}                          # wait key -> ns of a pull that left it
         self.arrived = {}                         # pid -> ns it was queued where it is
+        self.before_pull = {}                     # cpu -> ns of its last event no pull records
         self.leaving = set()                      # CPUs whose RT task left its queue
         self.curr = {}                            # cpu -> (pid, prio)
         self.since_switch = {}                    # cpu -> ns
@@ -261,14 +262,18 @@ class Checker:
         """cpu has just switched away from an RT task: it pulled right
         before (balance_rt(), without RT_PUSH_IPI), so a wait it should
         have ended by a pull and that still holds was left by that pull,
-        whatever the vCPUs do next.  Unless the waiting task or its CPU
-        changed within the bound before: the pull may have looked before
-        that, and the task's CPU pushes it after its own switch."""
+        whatever the vCPUs do next.  The pull looked somewhere between
+        the CPU's last event before (one a pull does not record) and the
+        switch: a vCPU may stand still in between.  So only a wait whose
+        task and that task's CPU were unchanged for the bound before that
+        event counts: the pull may have looked before a later change, and
+        the task's CPU pushes it after its own switch."""
+        look = self.before_pull.get(cpu, -1)
         for key, (since, rule, c, msg, own, cpus, scpu, wcpu) in self.pending.items():
             if key[0] not in ("idle", "global-fp") or scpu != cpu:
                 continue
             pcpu = next(iter(cpus))
-            if t - max(self.arrived.get(key[1], -1), self.last_switch.get(pcpu, -1)) > self.bound:
+            if look - max(self.arrived.get(key[1], -1), self.last_switch.get(pcpu, -1)) > self.bound:
                 self.missed.setdefault(key, t)
 
     def earliest(self, cpu, exclude=None):
@@ -556,6 +561,11 @@ class Checker:
         self.recheck_waiters()
         if pull_point and not self.push_ipi:
             self.note_missed_pulls(t, cpu)
+        # The pull's own events: a task it takes, and that task's server
+        # starting on the CPU (those of a wakeup are before it anyway).
+        if not ((ev == "sched_migrate_task" and num("dest_cpu") == cpu)
+                or ev in ("sched_rt_server_start", "sched_rt_server_enqueue")):
+            self.before_pull[cpu] = t
         self.wake = None
         irq = fl[:1] == "." or (len(fl) > 2 and fl[2] in "hH")
         self.expire(t, cpu, resched or not evidence, pull_point, ran, irq, push)
@@ -929,10 +939,10 @@ def selftest():
                                  "comm=y pid=41 prio=120 target_cpu=000")]))
     # CPU 1 switches away from a root RT task to pid 10 (group 5, prio
     # 89) while pid 11 (prio 50) of group 5 waits on CPU 0 behind group
-    # 6: the pull before that switch left it, whatever CPU 1 records
-    # next (here nothing; CPU 2 records a wakeup).  Seen on 2 icount
-    # vCPUs (throttle_pull, before need_pull_rt_task() pulled at every
-    # switch away from an RT task).
+    # 6: the pull before that switch (after CPU 1's wakeup of a fair task
+    # at 290 us) left it, whatever CPU 1 records next (here nothing; CPU
+    # 2 records a wakeup).  Seen on 2 icount vCPUs (throttle_pull, before
+    # need_pull_rt_task() pulled at every switch away from an RT task).
     left = base + [srv(1, 12, "enqueue", 5, 2 * MS, 10 * MS),
                    sw(0, 20, 0, 120, "R", 20, 89),
                    sw(1, 25, 0, 120, "R", 30, 10),
@@ -941,8 +951,23 @@ def selftest():
         ("a pull that left it", "global-fp",
          left + [ev(0, 30, "sched_wakeup", "comm=x pid=11 prio=50 target_cpu=000"),
                  ev(1, 35, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=001"),
+                 ev(1, 290, "sched_wakeup", "comm=y pid=43 prio=120 target_cpu=001"),
                  sw(1, 300, 30, 10, "S", 10, 89),
                  ev(2, 500, "sched_wakeup", "comm=y pid=41 prio=120 target_cpu=002")]),
+        # the same, but CPU 1 records nothing from 100 us, before pid 11
+        # waits, to its switch: its pull may have looked in between (the
+        # vCPU stood still after it), and CPU 0, which woke pid 11, pushes
+        # it.  Seen on 4 icount vCPUs (rtapp, a throttled task switched
+        # out on CPU 0 just after CPU 1's last event).
+        ("a pull before the wait, a switch after", None,
+         left + [ev(1, 35, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=001"),
+                 ev(1, 100, "sched_wakeup", "comm=y pid=43 prio=120 target_cpu=001"),
+                 ev(0, 120, "sched_wakeup", "comm=x pid=11 prio=50 target_cpu=000"),
+                 sw(1, 300, 30, 10, "S", 10, 89),
+                 ev(2, 500, "sched_wakeup", "comm=y pid=41 prio=120 target_cpu=002"),
+                 ev(0, 600, "sched_migrate_task",
+                    "comm=x pid=11 prio=50 orig_cpu=0 dest_cpu=1"),
+                 sw(1, 610, 10, 89, "R", 11, 50)]),
         # the same, but pid 11 was woken 50 us before CPU 1's switch: the
         # pull may have looked before, and CPU 0, which woke it, stands
         # still until it pushes it
