@@ -143,15 +143,19 @@ read -r p f < <(awk '{ p += $1; f += $2 } END { print p + 0, f + 0 }' "$logs/cou
 # What a failed program said, last, where the tail of a log (CI's) shows
 # it: for a schedule it failed, the checker's first violation (the trace
 # itself stays in the run's traces/ folder); for the torture, from its
-# sentinel's first miss on; for the others, their last diagnostics.  24 lines a program, 60 in all.
+# sentinel's first miss on; for the others (a failed point, or fewer
+# than planned), their last diagnostics.  24 lines a program, 60 in all.
 if [ "$f" != 0 ]; then
 	find "$logs" -name results-checked.log | sort | while read -r r; do
 		awk -v where="${r#"$logs"/}" '
 			/^# rtedf: begin / {
-				prog = $4; n = 0; m = 0; bad = 0; sc = prog ~ /\/schedcheck$/; col = !sc; next
+				prog = $4; n = 0; m = 0; bad = 0; plan = -1; ran = 0
+				sc = prog ~ /\/schedcheck$/; col = !sc; next
 			}
 			/^# rtedf: end / {
-				if (bad) {
+				if (plan > ran)
+					buf[++n] = sprintf("# (ran %d of %d planned tests)", ran, plan)
+				if (bad || plan > ran) {
 					print "--- " where ": " prog
 					s = (sc || n <= 12) ? 1 : m ? m : n - 11
 					for (i = s; i <= n && i < s + 24; i++)
@@ -160,7 +164,9 @@ if [ "$f" != 0 ]; then
 				prog = ""; next
 			}
 			prog == "" { next }
-			/^not ok / { bad = 1; next }
+			/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0; next }
+			/^ok / { ran++; next }
+			/^not ok / { bad = 1; ran++; next }
 			sc && /^# [a-z-]+: [0-9]+ violation/ { col = 1 }
 			col && /^#/ { buf[++n] = $0; if (!m && /sentinel: miss/) m = n }' "$r"
 	done | head -60 || true
