@@ -122,6 +122,9 @@ int main(void)
 
 	if (waitpid(periodic, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 		die("the periodic task failed (status %#x)", status);
+	/* A hammer that never ran (it exits if it cannot join) proves nothing. */
+	if (waitpid(hammer, &status, WNOHANG))
+		die("the hammer did not run throughout (status %#x)", status);
 	stop_child(hammer);
 	cg_remove("kl-hammer");
 	cg_remove("kl-periodic");
