@@ -29,7 +29,13 @@ priority of their tasks:
 
 A task never attached is in the root group (cgroup_id 1); a forked one
 in its parent's group, with its parent's affinity (and not judged until
-it is marked or first switched out, which tells its priority).  Rules, each
+it is marked or first switched out, which tells its priority).  A task
+marked old=1 may have been boosted before the trace began, onto a server
+whose boost event the trace lacks: while it runs or waits above the
+priority it was marked with, its server is not known, and it is not
+judged until the kernel places it again, with the events that say
+where (it sleeps, migrates, changes group or priority, or a boost
+begins or ends).  Rules, each
 reported with its timestamp and the events of that CPU before it:
 
   edf         at every switch to an RT task, its server is on the CPU's
@@ -142,6 +148,7 @@ class Checker:
         self.holding_off = False                  # between rtedf_hold and _judge
         self.moving = set()                       # pids being moved or chrt'd
         self.forked = set()                       # forked, prio not known yet
+        self.unplaced = {}                        # old pid -> its marked prio (None: not yet)
         self.last_switch = {}                     # cpu -> ns of its last switch
         self.replenished = {}                     # cpu -> (ns, recording CPU) of its last replenishment
         self.wake = None                          # (cpu, pid) of a wakeup being fed
@@ -172,6 +179,23 @@ class Checker:
 
     def server_of(self, pid):
         return self.boost.get(pid, self.group.get(pid, ROOT_CGID))
+
+    def unjudged(self, pid, prio):
+        """Is pid's server unknown?  Being moved or chrt'd, or marked at
+        the trace's start and running above the priority it was marked
+        with: boosted then, perhaps onto its donor's server by a boost
+        from before the trace (rt_task_server_tg() is applied only when
+        the kernel queues it again, with the events that say so)."""
+        if pid in self.moving:
+            return True
+        if pid not in self.unplaced:
+            return False
+        marked = self.unplaced[pid]
+        return marked is None or prio < marked
+
+    def placed(self, pid):
+        """The kernel has queued pid again since the trace began."""
+        self.unplaced.pop(pid, None)
 
     def report(self, rule, t, cpu, msg):
         if self.holding_off:
@@ -296,7 +320,7 @@ class Checker:
             return
         pid, prio = cur
         first = self.earliest(cpu)
-        if prio < 100 and pid != 0 and pid not in self.moving:
+        if prio < 100 and pid != 0 and not self.unjudged(pid, prio):
             g = self.server_of(pid)
             s = self.srv.get((cpu, g))
             thr = s is not None and s.throttled
@@ -329,7 +353,7 @@ class Checker:
         holding = set()
         for pid, (cpu, prio) in self.runnable.items():
             if (prio >= 100 or pid in busy or pid not in self.affinity
-                    or pid in self.moving):
+                    or self.unjudged(pid, prio)):
                 continue
             # Queued where no RT task runs, where it preempts a lower
             # task of its own group, or where its server goes first (the
@@ -339,7 +363,7 @@ class Checker:
             hpid, hprio = self.curr.get(cpu, (0, 120))
             g = self.server_of(pid)
             if (hprio >= 100 or (hprio > prio and self.server_of(hpid) == g)
-                    or hpid in self.moving):
+                    or self.unjudged(hpid, hprio)):
                 continue
             first = self.earliest(cpu)
             if (self.server_of(hpid) != g and first is not None and first[1] == g
@@ -357,7 +381,7 @@ class Checker:
                 elif s.throttled:
                     continue
                 cpid, cprio = self.curr[c]
-                if cpid in self.moving:
+                if self.unjudged(cpid, cprio):
                     continue
                 if (cpid == 0 or cprio >= 100) and c not in queued_on:
                     key = ("idle", pid, c)
@@ -437,12 +461,16 @@ class Checker:
                 self.moving.discard(num("pid"))
                 # old=1: a group that had run before the trace started
                 # (sched_trace_mark_group()): its servers' state is not
-                # known until their events.
+                # known until their events, nor its tasks' boosts.  A
+                # move queues the task again, with boost events.
                 if num("old"):
                     self.old.add(g)
-                elif (g != ROOT_CGID and g not in self.old
-                      and not any(k[1] == g for k in self.srv)):
-                    self.fresh.add(g)
+                    self.unplaced[num("pid")] = None
+                else:
+                    self.placed(num("pid"))
+                    if (g != ROOT_CGID and g not in self.old
+                            and not any(k[1] == g for k in self.srv)):
+                        self.fresh.add(g)
             elif rest.lstrip().startswith("rtedf_affinity"):
                 cpus = kv.get("cpus", "")
                 self.affinity[num("pid")] = {int(c) for c in cpus.split(",") if c}
@@ -455,9 +483,13 @@ class Checker:
                 self.pending.clear()
             elif rest.lstrip().startswith("rtedf_prio"):
                 self.moving.discard(num("pid"))
+                if num("pid") in self.unplaced:
+                    # The policy's priority: above it, the task is boosted.
+                    self.unplaced[num("pid")] = num("prio")
                 # A boosted task keeps its donor's priority (sched_pi_setprio
-                # tells when that ends).
-                if num("pid") not in self.boost:
+                # tells when that ends), and so may a task that was boosted
+                # before the trace, for all the checker knows.
+                elif num("pid") not in self.boost:
                     self.set_prio(num("pid"), num("prio"))
             # What the mark changed holds from now (not evidence of a CPU).
             for c in list(self.curr):
@@ -477,6 +509,11 @@ class Checker:
             self.forked.add(child)
             return
         if ev == "sched_pi_setprio":
+            # A new priority queues the task again (rt_mutex_setprio(),
+            # DEQUEUE_MOVE), with boost events; a new donor of the same
+            # priority does not move it.
+            if num("oldprio") != num("newprio"):
+                self.placed(num("pid"))
             self.set_prio(num("pid"), num("newprio"))
             return
         self.ring[cpu].append(line.rstrip()[-200:])
@@ -502,13 +539,15 @@ class Checker:
                 self.arrived[prev] = t
             else:
                 self.runnable.pop(prev, None)
+                # It leaves its queue, and its wakeup places it.
+                self.placed(prev)
             self.curr[cpu] = (nxt, nprio)
             self.since_switch[cpu] = t
             self.last_switch[cpu] = t
             self.leaving.discard(cpu)
             if nxt:
                 self.runnable[nxt] = (cpu, nprio)
-            if nprio < 100 and nxt != 0 and nxt not in self.moving:
+            if nprio < 100 and nxt != 0 and not self.unjudged(nxt, nprio):
                 g = self.server_of(nxt)
                 s = self.srv.get((cpu, g))
                 if s is not None and s.throttled:
@@ -530,6 +569,7 @@ class Checker:
             self.wake = (cpu, num("pid"))
         elif ev == "sched_migrate_task":
             pid = num("pid")
+            self.placed(pid)
             if pid in self.runnable:
                 self.runnable[pid] = (num("dest_cpu"), num("prio"))
                 self.arrived[pid] = t
@@ -538,6 +578,7 @@ class Checker:
             c = num("cpu")
             touched = c
             if ev.startswith("sched_rt_boost"):
+                self.placed(num("pid"))
                 if ev == "sched_rt_boost_begin":
                     self.boost[num("pid")] = num("server_cgroup_id")
                 else:
@@ -767,6 +808,15 @@ def selftest():
             srv(0, 11, "enqueue", 6, 1 * MS, 5 * MS + 11_000)]
     good = base + [sw(0, 20, 0, 120, "R", 20, 89),       # group 6: earlier deadline
                    sw(1, 20, 0, 120, "R", 0, 120)]
+    # the groups' tasks marked at the trace's start
+    old = [mark(0, "rtedf_hold"),
+           mark(0, "rtedf_attach pid=10 cgroup_id=5 old=1"),
+           mark(0, "rtedf_affinity pid=10 cpus=0"),
+           mark(0, "rtedf_prio pid=10 prio=120"),
+           mark(0, "rtedf_attach pid=20 cgroup_id=6 old=1"),
+           mark(0, "rtedf_affinity pid=20 cpus=0"),
+           mark(0, "rtedf_prio pid=20 prio=89"),
+           mark(0, "rtedf_judge")] + base[6:]
     cases = [
         ("a clean schedule", None,
          good + [throttle(0, 1020, 6, 0),
@@ -780,6 +830,18 @@ def selftest():
                  sw(0, 2500, 20, 89, "S", 10, 89)]),
         # group 5 (deadline 10 ms) runs while group 6 (5 ms) is queued
         ("edf", "edf", base + [sw(0, 20, 0, 120, "R", 10, 89)]),
+        # pid 10, SCHED_OTHER when marked, runs at prio 45: boosted
+        # before the trace began, maybe onto group 6's server (seen on 2
+        # icount vCPUs, torture seed 1, in CI at 940af3b: a root group
+        # worker boosted by a task of another group, flagged as edf).
+        ("a boost from before the trace", None,
+         old + [sw(0, 20, 0, 120, "R", 10, 45),
+                ev(0, 500, "sched_wakeup", "comm=x pid=30 prio=120 target_cpu=000")]),
+        # the same, then it sleeps: its wakeup placed it, on its own server
+        ("after a boost from before the trace", "edf",
+         old + [sw(0, 20, 0, 120, "R", 10, 45),
+                sw(0, 30, 10, 45, "S", 0, 120),
+                sw(0, 40, 0, 120, "R", 10, 89)]),
         # group 6 runs 1.5 ms on a 1 ms budget, the hrtick on time
         ("budget", "budget",
          good + [throttle(0, 1520, 6, 500_000, 1_020_000, 1_020_100),
