@@ -957,7 +957,7 @@ static const char *const sched_trace_events[] = {
 	"sched/sched_rt_server_dequeue", "sched/sched_rt_server_start",
 	"sched/sched_rt_throttle", "sched/sched_rt_replenish",
 	"sched/sched_rt_boost_begin", "sched/sched_rt_boost_end",
-	"sched/sched_process_fork", "sched/sched_pi_setprio",
+	"sched/sched_rt_held", "sched/sched_process_fork", "sched/sched_pi_setprio",
 };
 
 static void sched_trace_enable(const char *val)

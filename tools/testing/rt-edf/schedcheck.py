@@ -49,7 +49,11 @@ reported with its timestamp and the events of that CPU before it:
               it + 50 us: the hrtick's (from the throttle event), or the
               tick's (the time charged at the throttle beyond a tick: the
               hrtick is armed only for a budget that ends before the next
-              tick);
+              tick); a server that ran out of budget while a task of it
+              held a lock (PREEMPT_RT: sched_rt_held, judged as a
+              throttle) runs those tasks alone until its throttle, and
+              what they charge meanwhile, at most the time since, is a
+              debt, not an overrun;
   cbs         every server start applies the CBS wakeup rule to the
               values it prints;
   throttled   no task of a throttled server is switched in, nor runs for
@@ -133,6 +137,7 @@ class Server:
         self.ran = 0                # ns run since that refill
         self.throttled_at = None    # trace time of the last throttle
         self.carry = 0              # ns run while throttled, to be charged
+        self.held = None            # (kernel ns, overrun) since it runs on for lock holders
 
 
 class Checker:
@@ -378,7 +383,9 @@ class Checker:
                 if s is None or s.queued is None:
                     if g not in self.fresh or (s is not None and s.throttled):
                         continue
-                elif s.throttled:
+                # Throttled, or out of budget and running its lock holders
+                # alone (sched_rt_held).
+                elif s.throttled or s.held is not None:
                     continue
                 cpid, cprio = self.curr[c]
                 if self.unjudged(cpid, cprio):
@@ -633,7 +640,9 @@ class Checker:
                 s.budget_ref, s.deadline = q, now + p
             s.ran = 0
             s.throttled = False
+            s.held = None
         elif ev == "sched_rt_replenish":
+            s.held = None
             s.deadline = num("deadline")
             s.budget_ref, s.ran = num("budget"), 0
             if num("runtime") is not None:
@@ -651,7 +660,14 @@ class Checker:
                 s.throttled = s.budget_ref <= 0 and s.runtime > 0
             else:
                 s.throttled = s.budget_ref <= 0 and s.throttled
-        elif ev == "sched_rt_throttle":
+        elif ev == "sched_rt_held" and num("throttled"):
+            # A throttled server runs again for a lock holder that woke
+            # on it: its overrun was judged at its throttle.
+            s.held = (num("now"), num("overrun") or 0)
+            s.throttled = False
+        elif ev in ("sched_rt_throttle", "sched_rt_held"):
+            # (sched_rt_held: out of budget, not throttled while a task of
+            # it holds a lock on PREEMPT_RT; judged as a throttle here.)
             # The lateness of what enforced it: the hrtick's, or for a
             # budget stopped by the tick (the hrtick is armed only for a
             # budget that ends before the next tick) how much the time
@@ -664,6 +680,11 @@ class Checker:
             # that the emulator stopped makes the trace's intervals longer
             # or shorter than what was charged).
             over = num("overrun") or 0
+            # After a hold: what its lock holders ran past the budget, at
+            # most the time since it began (in the kernel's clock), is a
+            # debt, not an overrun.
+            if ev == "sched_rt_throttle" and s.held is not None:
+                over = max(0, over - s.held[1] - (num("now") - s.held[0]))
             late += s.carry
             # Charged for longer than its task has been on the CPU: the
             # clock at the switch was stale (__schedule() skips the update
@@ -672,13 +693,17 @@ class Checker:
             if self.since_switch.get(cpu) is not None and num("ran"):
                 late += max(0, num("ran") - (t - self.since_switch[cpu]))
             s.carry = 0
-            s.throttled_at = t
             if over > late + SLACK_NS:
                 self.report("budget", t, cpu,
                             "server %d overran its budget by %d us, what stopped it "
                             "was %d us late (%d us run since its last refill by the trace)"
                             % (g, over // 1000, late // 1000, s.ran // 1000))
-            s.throttled = True
+            if ev == "sched_rt_held":
+                s.held = (num("now"), num("overrun") or 0)
+            else:
+                s.held = None
+                s.throttled_at = t
+                s.throttled = True
             s.budget_ref = None
 
     def finish(self):
@@ -784,8 +809,15 @@ def start(cpu, t_us, g, kept, budget, deadline, now, q, p):
 
 def throttle(cpu, t_us, g, overrun, expires=0, fired=0, ran=0):
     return ev(cpu, t_us, "sched_rt_throttle",
-              "cpu=%d cgroup_id=%d overrun=%d ran=%d deadline=0 now=0 hrtick_expires=%d "
-              "hrtick_fired=%d" % (cpu, g, overrun, ran, expires, fired))
+              "cpu=%d cgroup_id=%d overrun=%d ran=%d deadline=0 now=%d hrtick_expires=%d "
+              "hrtick_fired=%d" % (cpu, g, overrun, ran, t_us * 1000, expires, fired))
+
+
+def held(cpu, t_us, g, overrun, expires=0, fired=0, ran=0, throttled=0):
+    return ev(cpu, t_us, "sched_rt_held",
+              "cpu=%d cgroup_id=%d pid=20 overrun=%d ran=%d deadline=0 now=%d hrtick_expires=%d "
+              "hrtick_fired=%d throttled=%d" % (cpu, g, overrun, ran, t_us * 1000, expires, fired,
+                                                throttled))
 
 
 def replenish(cpu, t_us, g, budget, deadline, runtime, debt=0, on=None):
@@ -847,6 +879,19 @@ def selftest():
          good + [throttle(0, 1520, 6, 500_000, 1_020_000, 1_020_100),
                  srv(0, 1520, "dequeue", 6, 0, 0),
                  sw(0, 1525, 20, 89, "S", 10, 89)]),
+        # group 6 out of budget on time, held for a lock holder 480 us
+        # (PREEMPT_RT), then throttled: a debt, not an overrun
+        ("a hold for a lock holder", None,
+         good + [held(0, 1020, 6, 0, 1_020_000, 1_020_010),
+                 throttle(0, 1500, 6, 480_000),
+                 srv(0, 1500, "dequeue", 6, 0, 0),
+                 sw(0, 1505, 20, 89, "S", 10, 89)]),
+        # the same, throttled 80 us after the hold with 500 us charged
+        ("after a hold", "budget",
+         good + [held(0, 1020, 6, 0, 1_020_000, 1_020_010),
+                 throttle(0, 1100, 6, 500_000),
+                 srv(0, 1100, "dequeue", 6, 0, 0),
+                 sw(0, 1105, 20, 89, "S", 10, 89)]),
         # kept with 2 ms left and 1 ms to go at 2 ms / 10 ms
         ("cbs", "cbs",
          base + [start(0, 30, 5, True, 2 * MS, 3 * MS, 2 * MS, 2 * MS, 10 * MS)]),
