@@ -105,9 +105,27 @@ export_series() {
 		die "build/linux has uncommitted edits: commit them first"
 	local tmp
 	tmp=$(mktemp -d)
-	git_k format-patch -q --zero-commit --no-signature -o "$tmp" base..HEAD
+	git_k -c user.name="rt-edf developers" -c user.email=rt-edf@example.org \
+		format-patch -q --zero-commit --no-signature --cover-letter \
+		-o "$tmp" base..HEAD
 	rm -f "$TOP"/patches/*.patch
 	: >"$TOP/patches/series"
+	# The cover letter: its subject is the first line of
+	# patches/cover-letter.txt, its text the rest (after a blank line);
+	# git fills in the shortlog and the diffstat.  Not in the series.
+	if [ -f "$TOP/patches/cover-letter.txt" ]; then
+		python3 - "$TOP/patches/cover-letter.txt" "$tmp"/0000-cover-letter.patch <<-'EOF'
+		import sys
+		src, dst = sys.argv[1], sys.argv[2]
+		subject, _, blurb = open(src).read().partition('\n')
+		text = open(dst).read()
+		text = text.replace('*** SUBJECT HERE ***', subject.strip(), 1)
+		text = text.replace('*** BLURB HERE ***', blurb.strip('\n'), 1)
+		open(dst, 'w').write(text)
+		EOF
+		sed 's/^ $//' "$tmp"/0000-cover-letter.patch >"$TOP/patches/0000-cover-letter.patch"
+	fi
+	rm -f "$tmp"/0000-cover-letter.patch
 	for f in "$tmp"/*.patch; do
 		[ -e "$f" ] || continue
 		# A blank context line is written empty, not as one space

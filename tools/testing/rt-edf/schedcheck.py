@@ -640,7 +640,11 @@ class Checker:
                 s.budget_ref, s.deadline = q, now + p
             s.ran = 0
             s.throttled = False
-            s.held = None
+            # A held server requeued with its deadline kept (its lock
+            # holder dequeued and queued again for a priority change,
+            # DEQUEUE_SAVE) is still held; a new period ends the hold.
+            if not kept:
+                s.held = None
         elif ev == "sched_rt_replenish":
             s.held = None
             s.deadline = num("deadline")
@@ -883,6 +887,17 @@ def selftest():
         # (PREEMPT_RT), then throttled: a debt, not an overrun
         ("a hold for a lock holder", None,
          good + [held(0, 1020, 6, 0, 1_020_000, 1_020_010),
+                 throttle(0, 1500, 6, 480_000),
+                 srv(0, 1500, "dequeue", 6, 0, 0),
+                 sw(0, 1505, 20, 89, "S", 10, 89)]),
+        # the same, its holder dequeued and queued again meanwhile (a
+        # priority change): the server starts again, its deadline kept,
+        # still held (torture-icount-smp2 of make check RT=1 at 704f791)
+        ("a hold across a requeue", None,
+         good + [held(0, 1020, 6, 0, 1_020_000, 1_020_010),
+                 srv(0, 1200, "dequeue", 6, -180_000, 10 * MS),
+                 start(0, 1200, 6, True, -180_000, 10 * MS, 1_200_000, 1 * MS, 10 * MS),
+                 srv(0, 1200, "enqueue", 6, -180_000, 10 * MS),
                  throttle(0, 1500, 6, 480_000),
                  srv(0, 1500, "dequeue", 6, 0, 0),
                  sw(0, 1505, 20, 89, "S", 10, 89)]),
