@@ -114,11 +114,15 @@ export_series() {
 	# patches/cover-letter.txt, its text the rest (after a blank line);
 	# git fills in the shortlog and the diffstat.  Not in the series.
 	if [ -f "$TOP/patches/cover-letter.txt" ]; then
-		python3 - "$TOP/patches/cover-letter.txt" "$tmp"/0000-cover-letter.patch <<-'EOF'
-		import sys
-		src, dst = sys.argv[1], sys.argv[2]
+		python3 - "$TOP/patches/cover-letter.txt" "$tmp"/0000-cover-letter.patch \
+			"$(git_k log -1 --format=%aD)" <<-'EOF'
+		import re, sys
+		src, dst, date = sys.argv[1:4]
 		subject, _, blurb = open(src).read().partition('\n')
 		text = open(dst).read()
+		# Dated as the last patch, so that an export changes it only
+		# when the series changed.
+		text = re.sub(r'(?m)^Date: .*$', 'Date: ' + date, text, count=1)
 		text = text.replace('*** SUBJECT HERE ***', subject.strip(), 1)
 		text = text.replace('*** BLURB HERE ***', blurb.strip('\n'), 1)
 		open(dst, 'w').write(text)
