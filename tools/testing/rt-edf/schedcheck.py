@@ -640,9 +640,12 @@ class Checker:
                 s.budget_ref, s.deadline = q, now + p
             s.ran = 0
             s.throttled = False
-            # A held server requeued with its deadline kept (its lock
-            # holder dequeued and queued again for a priority change,
-            # DEQUEUE_SAVE) is still held; a new period ends the hold.
+            # A held server requeued with its deadline kept is still
+            # held: its last lock holder was dequeued and queued again in
+            # place (DEQUEUE_SAVE without DEQUEUE_MOVE, as an affinity
+            # change does), so the server was not throttled, and only a
+            # new period (a reset start, a replenishment) or a throttle
+            # ends a hold in the kernel.
             if not kept:
                 s.held = None
         elif ev == "sched_rt_replenish":
@@ -890,9 +893,9 @@ def selftest():
                  throttle(0, 1500, 6, 480_000),
                  srv(0, 1500, "dequeue", 6, 0, 0),
                  sw(0, 1505, 20, 89, "S", 10, 89)]),
-        # the same, its holder dequeued and queued again meanwhile (a
-        # priority change): the server starts again, its deadline kept,
-        # still held (torture-icount-smp2 of make check RT=1 at 704f791)
+        # the same, its holder dequeued and queued again in place
+        # meanwhile: the server starts again, its deadline kept, still
+        # held (torture-icount-smp2 of make check RT=1 at 704f791)
         ("a hold across a requeue", None,
          good + [held(0, 1020, 6, 0, 1_020_000, 1_020_010),
                  srv(0, 1200, "dequeue", 6, -180_000, 10 * MS),
@@ -901,6 +904,16 @@ def selftest():
                  throttle(0, 1500, 6, 480_000),
                  srv(0, 1500, "dequeue", 6, 0, 0),
                  sw(0, 1505, 20, 89, "S", 10, 89)]),
+        # the same, but the server starts afresh (a new period ends the
+        # hold): 1.2 ms run on its 1 ms budget, then 300 us past it
+        ("after a hold and a reset start", "budget",
+         good + [held(0, 1020, 6, 0, 1_020_000, 1_020_010),
+                 srv(0, 1200, "dequeue", 6, -180_000, 10 * MS),
+                 start(0, 1200, 6, False, -180_000, 1_100_000, 1_200_000, 1 * MS, 10 * MS),
+                 srv(0, 1200, "enqueue", 6, 1 * MS, 11_200_000),
+                 throttle(0, 2500, 6, 300_000),
+                 srv(0, 2500, "dequeue", 6, 0, 0),
+                 sw(0, 2505, 20, 89, "S", 10, 89)]),
         # the same, throttled 80 us after the hold with 500 us charged
         ("after a hold", "budget",
          good + [held(0, 1020, 6, 0, 1_020_000, 1_020_010),
