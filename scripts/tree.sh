@@ -108,12 +108,11 @@ export_series() {
 	git_k -c user.name="rt-edf developers" -c user.email=rt-edf@example.org \
 		format-patch -q --zero-commit --no-signature --cover-letter \
 		-o "$tmp" base..HEAD
-	rm -f "$TOP"/patches/*.patch
-	: >"$TOP/patches/series"
 	# The cover letter: its subject is the first line of
 	# patches/cover-letter.txt, its text the rest (after a blank line);
 	# git fills in the shortlog and the diffstat.  Not in the series.
-	if [ -f "$TOP/patches/cover-letter.txt" ]; then
+	# Written before patches/ is touched, so that a failure leaves it.
+	if [ -f "$TOP/patches/cover-letter.txt" ] && [ -f "$tmp"/0000-cover-letter.patch ]; then
 		python3 - "$TOP/patches/cover-letter.txt" "$tmp"/0000-cover-letter.patch \
 			"$(git_k log -1 --format=%aD)" <<-'EOF'
 		import re, sys
@@ -127,6 +126,10 @@ export_series() {
 		text = text.replace('*** BLURB HERE ***', blurb.strip('\n'), 1)
 		open(dst, 'w').write(text)
 		EOF
+	fi
+	rm -f "$TOP"/patches/*.patch
+	: >"$TOP/patches/series"
+	if [ -f "$TOP/patches/cover-letter.txt" ] && [ -f "$tmp"/0000-cover-letter.patch ]; then
 		sed 's/^ $//' "$tmp"/0000-cover-letter.patch >"$TOP/patches/0000-cover-letter.patch"
 	fi
 	rm -f "$tmp"/0000-cover-letter.patch
