@@ -74,7 +74,8 @@ machine="$(nproc) cores, ${cpu:-unknown CPU}, Debian $(cat /etc/debian_version 2
 qemu=$(grep -m1 -o -- '-accel [^ ]*\( -icount [^ ]*\)\?' "$out/rtedf/qemu.cmd")
 qemu+=" -smp 1 -m 512M"
 python3 "$TOP/scripts/bench-report.py" "$out" "$out/rtedf/results.log" "$out/stock/results.log" \
-	"date=$(date -u '+%Y-%m-%d %H:%M UTC')" "machine=$machine" "qemu=$qemu" \
+	"date=$(date -u '+%Y-%m-%d')" "commit=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')" \
+	"machine=$machine" "qemu=$qemu" \
 	"qemu_smp2=$qemu_smp2" "qemu_tcg2=$qemu_tcg2" "cgroup=${CGROUP:-v1}" \
 	"wall=$((wall / 60)) min $((wall % 60)) s" "wall_detail=builds and initramfs included; $detail" ||
 	die "could not write the report"
