@@ -47,7 +47,7 @@ for c in $(git -C "$KTREE" rev-list --reverse base..HEAD); do
 			why="fails its smoke test ($(grep -c '^FAIL' "$d/report") failures, $d)"
 		git -C "$KTREE" format-patch -1 --stdout "$c" |
 			"$KTREE/scripts/checkpatch.pl" --strict --terse -q \
-			--ignore FILE_PATH_CHANGES - >"$d/checkpatch" 2>/dev/null ||
+			--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID - >"$d/checkpatch" 2>/dev/null ||
 			why="${why:+$why; }checkpatch --strict complains ($d/checkpatch)"
 	fi
 	if [ -z "$why" ]; then
