@@ -22,7 +22,14 @@
  * patch ("Throttle an RT group only outside lock sections") throttles
  * the hammer at the end of its lock section instead.  The point fails
  * on the PREEMPT_RT build of the series without that patch (at 940af3b:
- * 5 and 2 of 60 jobs 44 ms late) and passes without PREEMPT_RT.
+ * 5 and 2 of 60 jobs 44 ms late) and passes without PREEMPT_RT.  It
+ * failed on the debug PREEMPT_RT kernel at 284d268 too, on cgroup v2
+ * (1 of 60 jobs 33 to 34 ms late, in each of three runs): the hammer
+ * waited for the slab's lock, which the RCU callbacks held, took it,
+ * and the hrtick, pending while the slow path held the lock's wait_lock,
+ * throttled it before rt_spin_lock() reached rcu_read_lock() and
+ * migrate_disable(), the marks the throttle looked for.  The lock
+ * section now counts from before the lock is taken.
  *
  * The point asserts no job later than its deadline: a lateness that the
  * 40 ms of slack cannot absorb is a hold-up by the hammer, not overhead.

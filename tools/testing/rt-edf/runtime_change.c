@@ -19,6 +19,22 @@
  *    overrun is the hrtick's lateness, microseconds here), where the old
  *    budget would have given it the 93 ms it had left.
  *
+ *  - shortened period: group rc-period reserves 10 ms every second; its
+ *    busy task starts a period at t0 and is throttled at t0 + 10 ms, its
+ *    deadline t0 + 1 s.  At t0 + 100 ms the group becomes 2 ms every
+ *    20 ms.  The new reservation must hold from then: the deadline comes
+ *    in to t0 + 120 ms, where the server is replenished, and it gets
+ *    2 ms in each 20 ms period after, 20 ms of CPU time from t0 + 110 ms
+ *    to t0 + 310 ms (the period from t0 + 300 ms included, 22 ms at
+ *    most).  Asserted: at least 10 ms (half, as above), and at most
+ *    22 ms + 1 ms (a budget is overrun by the hrtick's lateness, well
+ *    under 100 us a period).  Where a new period takes effect only at
+ *    the next replenishment, as for a SCHED_DEADLINE task, the group
+ *    gets nothing before t0 + 1 s: the point fails so on the series at
+ *    284d268 (0.0 ms).  There the root's own tasks, taken from 50 ms
+ *    every second to 1 ms every 20 ms by irq_thread, waited up to
+ *    953 ms on the debug PREEMPT_RT kernel, which spent the 1 ms at once.
+ *
  * The task reads its own CPU time, which the kernel charges by its clock
  * even while a vCPU stands still under icount: judged on every clock.
  * Fails on the series before raised runtimes applied to the current
@@ -37,9 +53,11 @@
 
 #define UP		"rc-up"
 #define DOWN		"rc-down"
+#define PERIOD		"rc-period"
 #define MS		NSEC_PER_MSEC
 #define UP_MSG		"a raised runtime lets a throttled group run again at once"
 #define DOWN_MSG	"a lowered runtime cuts the budget at once"
+#define PERIOD_MSG	"a shortened period gives a throttled group the new budget within the new period"
 
 struct seen {
 	uint64_t cpu[3];	/* at t0, at mark[0], at mark[1] */
@@ -62,6 +80,28 @@ static int set_runtime(const char *group, long long us, bool raise)
 		err = cg_write_ll(group, "cpu.rt_task_runtime_us", us);
 	if (!err && !raise)
 		err = cg_write_ll(group, "cpu.rt_runtime_us", us);
+	return err;
+}
+
+/*
+ * 10 ms / 1 s to 2 ms / 20 ms, on rt-edf for its own tasks too: on v1 the
+ * group's period first, then its runtime, then its own tasks' runtime and
+ * period, so that no intermediate state is refused (the own tasks within
+ * the group).  On v2, one write (the own tasks follow the group).
+ */
+static int shorten_period(const char *group)
+{
+	int err;
+
+	if (cg_v2())
+		return cg_write(group, "cpu.rt.max", "2000 20000");
+	err = cg_write_ll(group, "cpu.rt_period_us", 20000);
+	if (!err)
+		err = cg_write_ll(group, "cpu.rt_runtime_us", 2000);
+	if (!err && cg_has(group, "cpu.rt_task_runtime_us"))
+		err = cg_write_ll(group, "cpu.rt_task_runtime_us", 2000);
+	if (!err && cg_has(group, "cpu.rt_task_period_us"))
+		err = cg_write_ll(group, "cpu.rt_task_period_us", 20000);
 	return err;
 }
 
@@ -95,14 +135,15 @@ static pid_t spawn_task(const char *group, uint64_t t0, const uint64_t mark[2],
 
 int main(void)
 {
-	volatile struct seen *up, *down;
-	uint64_t t0, mark[2], got_up, got_down;
+	volatile struct seen *up, *down, *per;
+	uint64_t t0, mark[2], got_up, got_down, got_per;
 	pid_t pid;
 
 	rtedf_init();
-	ksft_set_plan(2);
+	ksft_set_plan(3);
 	up = shared_alloc(sizeof(*up));
 	down = shared_alloc(sizeof(*down));
+	per = shared_alloc(sizeof(*per));
 
 	if (sched_trace_start())
 		ksft_print_msg("no tracing: the schedule is not checked\n");
@@ -129,19 +170,37 @@ int main(void)
 	if (pid < 0)
 		die("starting the task");
 	waitpid(pid, NULL, 0);
-	sched_trace_save("runtime_change");
 	cg_remove(DOWN);
+
+	if (cg_group(PERIOD, 1000000, 10000))
+		die("setting up " PERIOD);
+	t0 = now_ns() + 100 * MS;
+	mark[0] = t0 + 110 * MS;
+	mark[1] = t0 + 310 * MS;
+	pid = spawn_task(PERIOD, t0, mark, 0, per);
+	if (pid < 0)
+		die("starting the task");
+	sleep_until(t0 + 100 * MS);
+	if (shorten_period(PERIOD))
+		die("shortening the period");
+	waitpid(pid, NULL, 0);
+	sched_trace_save("runtime_change");
+	cg_remove(PERIOD);
 
 	got_up = up->cpu[2] - up->cpu[1];
 	got_down = down->cpu[2] - down->cpu[1];
+	got_per = per->cpu[2] - per->cpu[1];
 	ksft_print_msg("raised at t0 + 100 ms: %.1f ms of CPU time from t0 + 110 ms to t0 + 310 ms\n",
 		       got_up / 1e6);
 	ksft_print_msg("lowered to 80 ms at t0 + 60 ms, after %.1f ms: %.1f ms of CPU time in the rest of the period\n",
 		       (down->cpu[1] - down->cpu[0]) / 1e6, got_down / 1e6);
+	ksft_print_msg("10 ms / 1 s to 2 ms / 20 ms at t0 + 100 ms: %.1f ms of CPU time from t0 + 110 ms to t0 + 310 ms\n",
+		       got_per / 1e6);
 	if (down->err)
 		ksft_print_msg("the write of the lower runtime failed: %s\n",
 			       strerror(-down->err));
 	ksft_test_result(got_up >= 100 * MS, UP_MSG "\n");
 	ksft_test_result(!down->err && got_down <= 85 * MS, DOWN_MSG "\n");
+	ksft_test_result(got_per >= 10 * MS && got_per <= 23 * MS, PERIOD_MSG "\n");
 	ksft_finished();
 }
