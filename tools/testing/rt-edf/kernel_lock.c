@@ -28,8 +28,9 @@
  * waited for the slab's lock, which the RCU callbacks held, took it,
  * and the hrtick, pending while the slow path held the lock's wait_lock,
  * throttled it before rt_spin_lock() reached rcu_read_lock() and
- * migrate_disable(), the marks the throttle looked for.  The lock
- * section now counts from before the lock is taken.
+ * migrate_disable(), the marks the throttle looked for.  A lock
+ * section now counts from before the lock is taken to after it is
+ * released (spinlock_rt.c).
  *
  * The point asserts no job later than its deadline: a lateness that the
  * 40 ms of slack cannot absorb is a hold-up by the hammer, not overhead.
