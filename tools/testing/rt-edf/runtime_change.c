@@ -42,7 +42,8 @@
  * lowered point passed there too).  Fails on stock (stock-xfail): raised
  * 0.0 ms (a throttled group waits for the period timer); lowered, stock
  * keeps counting the period's time against the new runtime (160.4 ms in
- * the period, a first version of this point; 100.4 ms after the cut).
+ * the period, a first version of this point; 100.4 ms after the cut);
+ * shortened 0.0 ms (the period timer keeps its old expiry).
  */
 #include <stdio.h>
 #include <string.h>
@@ -133,6 +134,37 @@ static pid_t spawn_task(const char *group, uint64_t t0, const uint64_t mark[2],
 	_exit(0);
 }
 
+static int raise_runtime(const char *group)
+{
+	return set_runtime(group, 500000, true);
+}
+
+/*
+ * The raised and shortened points: group reserves 10 ms every second, its
+ * task starts a period at t0 and is throttled at t0 + 10 ms, and change()
+ * rewrites the group's reservation at t0 + 100 ms.
+ */
+static void change_throttled(const char *group, int (*change)(const char *group),
+			     volatile struct seen *seen)
+{
+	uint64_t t0, mark[2];
+	pid_t pid;
+
+	if (cg_group(group, 1000000, 10000))
+		die("setting up %s", group);
+	t0 = now_ns() + 100 * MS;
+	mark[0] = t0 + 110 * MS;
+	mark[1] = t0 + 310 * MS;
+	pid = spawn_task(group, t0, mark, 0, seen);
+	if (pid < 0)
+		die("starting the task");
+	sleep_until(t0 + 100 * MS);
+	if (change(group))
+		die("changing the reservation of %s", group);
+	waitpid(pid, NULL, 0);
+	cg_remove(group);
+}
+
 int main(void)
 {
 	volatile struct seen *up, *down, *per;
@@ -147,19 +179,7 @@ int main(void)
 
 	if (sched_trace_start())
 		ksft_print_msg("no tracing: the schedule is not checked\n");
-	if (cg_group(UP, 1000000, 10000))
-		die("setting up " UP);
-	t0 = now_ns() + 100 * MS;
-	mark[0] = t0 + 110 * MS;
-	mark[1] = t0 + 310 * MS;
-	pid = spawn_task(UP, t0, mark, 0, up);
-	if (pid < 0)
-		die("starting the task");
-	sleep_until(t0 + 100 * MS);
-	if (set_runtime(UP, 500000, true))
-		die("raising the runtime");
-	waitpid(pid, NULL, 0);
-	cg_remove(UP);
+	change_throttled(UP, raise_runtime, up);
 
 	if (cg_group(DOWN, 200000, 150000))
 		die("setting up " DOWN);
@@ -172,20 +192,8 @@ int main(void)
 	waitpid(pid, NULL, 0);
 	cg_remove(DOWN);
 
-	if (cg_group(PERIOD, 1000000, 10000))
-		die("setting up " PERIOD);
-	t0 = now_ns() + 100 * MS;
-	mark[0] = t0 + 110 * MS;
-	mark[1] = t0 + 310 * MS;
-	pid = spawn_task(PERIOD, t0, mark, 0, per);
-	if (pid < 0)
-		die("starting the task");
-	sleep_until(t0 + 100 * MS);
-	if (shorten_period(PERIOD))
-		die("shortening the period");
-	waitpid(pid, NULL, 0);
+	change_throttled(PERIOD, shorten_period, per);
 	sched_trace_save("runtime_change");
-	cg_remove(PERIOD);
 
 	got_up = up->cpu[2] - up->cpu[1];
 	got_down = down->cpu[2] - down->cpu[1];
