@@ -649,6 +649,13 @@ class Checker:
             if not kept:
                 s.held = None
         elif ev == "sched_rt_replenish":
+            # A held server is not throttled, so not replenished by its
+            # timer: a replenishment event of it is a new runtime or a
+            # shorter period (debt 0, rt_server_set_params()), and it
+            # stays held while it has no budget.
+            if s.held is not None and not num("debt") and num("budget") <= 0:
+                s.deadline = num("deadline")
+                return
             s.held = None
             s.deadline = num("deadline")
             s.budget_ref, s.ran = num("budget"), 0
@@ -901,6 +908,14 @@ def selftest():
                  srv(0, 1200, "dequeue", 6, -180_000, 10 * MS),
                  start(0, 1200, 6, True, -180_000, 10 * MS, 1_200_000, 1 * MS, 10 * MS),
                  srv(0, 1200, "enqueue", 6, -180_000, 10 * MS),
+                 throttle(0, 1500, 6, 480_000),
+                 srv(0, 1500, "dequeue", 6, 0, 0),
+                 sw(0, 1505, 20, 89, "S", 10, 89)]),
+        # the same, but a shorter period brings the deadline of the held
+        # server in (a replenishment event, debt 0): still held
+        ("a hold across a new period", None,
+         good + [held(0, 1020, 6, 0, 1_020_000, 1_020_010),
+                 replenish(0, 1200, 6, -180_000, 5 * MS, 1 * MS),
                  throttle(0, 1500, 6, 480_000),
                  srv(0, 1500, "dequeue", 6, 0, 0),
                  sw(0, 1505, 20, 89, "S", 10, 89)]),
