@@ -17,8 +17,8 @@
  * v1 period file.  Whitespace separates the fields there, so the table's
  * values with whitespace are replaced by the v2 format's own bad writes.
  * The limits below are one table with a v1 and a v2 write on each line.
- * Failed before the v2 numbers kept kstrtou64()'s ERANGE (patch 13 as
- * first written answered EINVAL to numbers beyond 64 bits).
+ * Failed before the v2 numbers kept kstrtou64()'s ERANGE (patch 11, cgroup
+ * v2, as first written answered EINVAL to numbers beyond 64 bits).
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -8,7 +8,7 @@
  *    RT task (as systemd does at boot, with services that run SCHED_FIFO)
  *    succeeds, and the task runs on: where no group on its path reserves
  *    RT time, RT tasks run on the root's servers, as without groups.  It
- *    may change its priority there (patch 13 as first written refused
+ *    may change its priority there (patch 11 as first written refused
  *    that, as it refuses a task that would become RT there).  A
  *    reservation made on such a path while RT tasks run there is refused
  *    (EBUSY): their groups' own servers have none.
@@ -16,7 +16,7 @@
  *    "auto"): RT tasks are refused there, as on v1 (EPERM from
  *    sched_setscheduler(), EINVAL from a move into it), and clone3() of
  *    an RT child into it (CLONE_INTO_CGROUP) is refused as a move is
- *    (EINVAL; patch 13 as first written let the child start there as
+ *    (EINVAL; patch 11 as first written let the child start there as
  *    SCHED_FIFO), while into a group with a reservation it succeeds.
  *  - cpu.rt.max sets runtime and period in one write; a runtime alone
  *    keeps the period; "max" is the whole period.  The bad input of

@@ -32,11 +32,11 @@
  * SCHED_RR; with RT group scheduling only in a group that reserves RT
  * time of its own, whose reservation bounds it: not in the root group,
  * whose own tasks (kernel threads among them) it would starve.  An RT
- * task there may still lower its priority (patch 14 as first written
+ * task there may still lower its priority (patch 12 as first written
  * refused that too).  Fails on
  * stock (no cgroup v2 reservations, and RT for anybody with
  * RLIMIT_RTPRIO in the root group) and on the series before the
- * unprivileged rule (patch 14): the root-group point fails.
+ * unprivileged rule (patch 12): the root-group point fails.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -37,11 +37,12 @@
  * 40 ms, so the job ends within 81 ms.  The periodic checks excuse the
  * wakeup latency as periodic_met() says.
  *
- * Fails on the series before the bandwidth inheritance (patch 8 as of
- * 34e0892): a boosted server was never throttled and ran ahead of every
- * deadline, so L received 999 per mille and both periodic tasks missed
- * nearly all of their 30 jobs, in-group and cross-group alike.  Fails on
- * stock the same way (a boosted group is not throttled there either).
+ * Fails on the series before the bandwidth inheritance (patch 8 at
+ * 34e0892, now patch 7): a boosted server was never throttled and ran
+ * ahead of every deadline, so L received 999 per mille and both periodic
+ * tasks missed nearly all of their 30 jobs, in-group and cross-group
+ * alike.  Fails on stock the same way (a boosted group is not throttled
+ * there either).
  */
 #define _GNU_SOURCE
 #include <pthread.h>

@@ -34,9 +34,9 @@
  * bound, 17 ms, leaves 3 ms for the timers and the pull.
  *
  * Fails on the series before need_pull_rt_task() pulled whenever the
- * running RT task stops (patch 0011): it pulled only when the CPU's
- * highest queued priority went below the throttled task's, and tp-y's
- * lower task is above tp-x's.
+ * running RT task stops (patch 0011 then, now part of 0008): it pulled
+ * only when the CPU's highest queued priority went below the throttled
+ * task's, and tp-y's lower task is above tp-x's.
  */
 #define _GNU_SOURCE
 #include <sched.h>
