@@ -5,8 +5,15 @@
 # worktree build/series/linux, build it (incrementally, ccache), boot it on
 # one vCPU with a smoke test (SERIES_TESTS, default: cgroup_files share
 # fork_inherit: behaviour every patch keeps; bad_input asserts the errors
-# of the admission patch and fails before it), and run checkpatch --strict on that patch alone.  Prints one
-# verdict per patch and 'N passed, N failed'.
+# of the admission patch and fails before it), and run checkpatch --strict on that patch alone.  Then
+# compile the scheduler and locking objects (kernel/sched/, kernel/locking/,
+# kernel/softirq.o) in the other configurations a maintainer builds,
+# SERIES_CONFIGS (default "nosmp norg rt"; "" for none): nosmp without
+# CONFIG_SMP, norg without CONFIG_RT_GROUP_SCHED (Debian's default), rt
+# with CONFIG_PREEMPT_RT (config/rt.config); each from tinyconfig and
+# config/rt-edf.config, objects in build/series/out/<name>, a warning
+# fails as in the main build.  Prints one verdict per patch and
+# 'N passed, N failed'.
 . "$(dirname "$0")/lib.sh"
 
 tree=$BUILD/series/linux
@@ -22,6 +29,30 @@ fi
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_USER=rt-edf KBUILD_BUILD_HOST=qemu KBUILD_BUILD_TIMESTAMP="@0"
 kmake() { make -s -C "$tree" O="$out" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)" "$@"; }
+vmake() {
+	local o=$1
+	shift
+	make -s -C "$tree" O="$o" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)" "$@"
+}
+variants=${SERIES_CONFIGS-nosmp norg rt}
+# Configure a variant's object folder once (its .config follows each
+# commit through olddefconfig).
+vconfig() {
+	local o=$BUILD/series/out/$1 frags=("$TOP/config/rt-edf.config")
+	[ -f "$o/.config" ] && return 0
+	mkdir -p "$o"
+	case $1 in
+	nosmp) echo '# CONFIG_SMP is not set' >"$o/variant.config" ;;
+	norg) echo '# CONFIG_RT_GROUP_SCHED is not set' >"$o/variant.config" ;;
+	rt) cp "$TOP/config/rt.config" "$o/variant.config" ;;
+	*) die "SERIES_CONFIGS: unknown configuration $1" ;;
+	esac
+	frags+=("$o/variant.config")
+	vmake "$o" tinyconfig >/dev/null &&
+		(cd "$o" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" \
+			"${frags[@]}" >merge.log 2>&1) ||
+		die "configuring $1 failed ($o/merge.log)"
+}
 
 pass=0 fail=0
 n=0
@@ -45,6 +76,17 @@ for c in $(git -C "$KTREE" rev-list --reverse base..HEAD); do
 			-t "$tests" -T 600 -o "$d" || true
 		"$TOP/scripts/report.sh" "$d" "patch $n" >"$d/report" ||
 			why="fails its smoke test ($(grep -c '^FAIL' "$d/report") failures, $d)"
+		for v in $variants; do
+			vo=$BUILD/series/out/$v
+			vconfig "$v"
+			vmake "$vo" olddefconfig >/dev/null
+			if ! vmake "$vo" kernel/sched/ kernel/locking/ kernel/softirq.o \
+				>"$vo/build-$n.log" 2>&1; then
+				why="${why:+$why; }does not build in configuration $v (build/series/out/$v/build-$n.log)"
+			elif grep -q 'warning:' "$vo/build-$n.log"; then
+				why="${why:+$why; }builds with warnings in configuration $v (build/series/out/$v/build-$n.log)"
+			fi
+		done
 		git -C "$KTREE" format-patch -1 --stdout "$c" |
 			"$KTREE/scripts/checkpatch.pl" --strict --terse -q \
 			--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID - >"$d/checkpatch" 2>/dev/null ||
