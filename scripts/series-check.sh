@@ -8,11 +8,12 @@
 # of the admission patch and fails before it), and run checkpatch --strict on that patch alone.  Then
 # compile the scheduler and locking objects (kernel/sched/, kernel/locking/,
 # kernel/softirq.o) in the other configurations a maintainer builds,
-# SERIES_CONFIGS (default "nosmp norg rt"; "" for none): nosmp without
-# CONFIG_SMP, norg without CONFIG_RT_GROUP_SCHED (Debian's default), rt
-# with CONFIG_PREEMPT_RT (config/rt.config); each from tinyconfig and
-# config/rt-edf.config, objects in build/series/out/<name>, a warning
-# fails as in the main build.  Prints one verdict per patch and
+# SERIES_CONFIGS (default "nosmp norg rt rt-norg"; "" for none): nosmp
+# without CONFIG_SMP, norg without CONFIG_RT_GROUP_SCHED (Debian's
+# default), rt with CONFIG_PREEMPT_RT (config/rt.config), rt-norg with it
+# but without RT group scheduling (Debian's -rt default); each from
+# tinyconfig and config/rt-edf.config, objects in
+# build/series/out/<name>, a warning fails as in the main build.  Prints one verdict per patch and
 # 'N passed, N failed'.
 . "$(dirname "$0")/lib.sh"
 
@@ -34,25 +35,42 @@ vmake() {
 	shift
 	make -s -C "$tree" O="$o" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)" "$@"
 }
-variants=${SERIES_CONFIGS-nosmp norg rt}
-# Configure a variant's object folder once (its .config follows each
-# commit through olddefconfig).
-vconfig() {
-	local o=$BUILD/series/out/$1 frags=("$TOP/config/rt-edf.config")
-	[ -f "$o/.config" ] && return 0
-	mkdir -p "$o"
+variants=${SERIES_CONFIGS-nosmp norg rt rt-norg}
+# The options that make a variant; each must still be in its .config after
+# olddefconfig (other options of config/rt-edf.config may drop out, the
+# SMP-only ones without SMP).
+vopts() {
 	case $1 in
-	nosmp) echo '# CONFIG_SMP is not set' >"$o/variant.config" ;;
-	norg) echo '# CONFIG_RT_GROUP_SCHED is not set' >"$o/variant.config" ;;
-	rt) cp "$TOP/config/rt.config" "$o/variant.config" ;;
-	*) die "SERIES_CONFIGS: unknown configuration $1" ;;
+	nosmp) echo '# CONFIG_SMP is not set' ;;
+	norg) echo '# CONFIG_RT_GROUP_SCHED is not set' ;;
+	rt) printf '%s\n' CONFIG_PREEMPT_RT=y CONFIG_RT_GROUP_SCHED=y ;;
+	rt-norg) printf '%s\n' CONFIG_PREEMPT_RT=y '# CONFIG_RT_GROUP_SCHED is not set' ;;
+	*) return 1 ;;
 	esac
+}
+# Configure a variant's object folder from tinyconfig, config/rt-edf.config
+# (and config/rt.config for rt and rt-norg) and its options, again whenever
+# one of them changes; its .config then follows each commit through
+# olddefconfig.
+vconfig() {
+	local v=$1 o=$BUILD/series/out/$1 frags=("$TOP/config/rt-edf.config") stamp
+	case $v in rt*) frags+=("$TOP/config/rt.config") ;; esac
+	mkdir -p "$o"
+	vopts "$v" >"$o/variant.config"
 	frags+=("$o/variant.config")
+	stamp=$(cat "${frags[@]}" | sha1sum)
+	[ -f "$o/.config" ] && [ "$(cat "$o/.rt-edf-stamp" 2>/dev/null)" = "$stamp" ] && return 0
+	rm -f "$o/.config" "$o/.rt-edf-stamp"
 	vmake "$o" tinyconfig >/dev/null &&
 		(cd "$o" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" \
 			"${frags[@]}" >merge.log 2>&1) ||
-		die "configuring $1 failed ($o/merge.log)"
+		die "configuring $v failed ($o/merge.log)"
+	echo "$stamp" >"$o/.rt-edf-stamp"
 }
+for v in $variants; do
+	vopts "$v" >/dev/null || die "SERIES_CONFIGS: unknown configuration $v (nosmp, norg, rt, rt-norg)"
+	vconfig "$v"
+done
 
 pass=0 fail=0
 n=0
@@ -78,9 +96,14 @@ for c in $(git -C "$KTREE" rev-list --reverse base..HEAD); do
 			why="fails its smoke test ($(grep -c '^FAIL' "$d/report") failures, $d)"
 		for v in $variants; do
 			vo=$BUILD/series/out/$v
-			vconfig "$v"
-			vmake "$vo" olddefconfig >/dev/null
-			if ! vmake "$vo" kernel/sched/ kernel/locking/ kernel/softirq.o \
+			if ! vmake "$vo" olddefconfig >"$vo/config-$n.log" 2>&1; then
+				why="${why:+$why; }configuration $v fails (build/series/out/$v/config-$n.log)"
+				continue
+			fi
+			lost=$(vopts "$v" | grep -vxF -f "$vo/.config" || true)
+			if [ -n "$lost" ]; then
+				why="${why:+$why; }configuration $v lost ${lost//$'\n'/, }"
+			elif ! vmake "$vo" kernel/sched/ kernel/locking/ kernel/softirq.o \
 				>"$vo/build-$n.log" 2>&1; then
 				why="${why:+$why; }does not build in configuration $v (build/series/out/$v/build-$n.log)"
 			elif grep -q 'warning:' "$vo/build-$n.log"; then
