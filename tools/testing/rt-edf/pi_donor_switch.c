@@ -37,7 +37,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -114,20 +113,6 @@ static pid_t spawn_donor(struct shared *sh, const char *group, uint64_t at,
 	return pid;
 }
 
-static bool exited_ok(const char *name, pid_t pid)
-{
-	int status;
-
-	if (waitpid(pid, &status, 0) != pid)
-		return false;
-	if (WIFEXITED(status) && !WEXITSTATUS(status))
-		return true;
-	ksft_print_msg("%s: %s %d\n", name,
-		       WIFEXITED(status) ? "exited" : "killed by signal",
-		       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-	return false;
-}
-
 int main(void)
 {
 	struct shared *sh;
@@ -155,9 +140,9 @@ int main(void)
 	if (l < 0 || d1 < 0 || d2 < 0 || p < 0)
 		ksft_exit_fail_msg("cannot start the tasks\n");
 	ps = wait_periodic(p, ps);
-	ok = exited_ok("D1", d1);
-	ok = exited_ok("D2", d2) && ok;
-	ok = exited_ok("L", l) && ok;
+	ok = child_exited_ok("D1", d1);
+	ok = child_exited_ok("D2", d2) && ok;
+	ok = child_exited_ok("L", l) && ok;
 
 	if (sh->d1_err && sh->d1_err != ETIMEDOUT)
 		ksft_print_msg("D1's timed lock: %s\n", strerror(sh->d1_err));

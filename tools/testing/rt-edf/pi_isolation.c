@@ -115,14 +115,6 @@ static pid_t spawn_waiter(struct shared *sh, const char *group, uint64_t at)
 	return pid;
 }
 
-static bool exited_ok(pid_t pid)
-{
-	int status;
-
-	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-	       !WEXITSTATUS(status);
-}
-
 static void round_run(const char *name, const char *waiter_group, double bound)
 {
 	struct shared *sh = shared_alloc(sizeof(*sh));
@@ -146,8 +138,8 @@ static void round_run(const char *name, const char *waiter_group, double bound)
 		ksft_exit_fail_msg("cannot start the tasks\n");
 	ts = wait_periodic(t, ts);
 	rs = wait_periodic(r, rs);
-	ok = exited_ok(w);
-	ok = exited_ok(l) && ok;
+	ok = child_exited_ok("the waiter", w);
+	ok = child_exited_ok("L", l) && ok;
 	pm = sh->held_ns ? 1000.0 * sh->held_cpu_ns / sh->held_ns : 1000.0;
 
 	ksft_print_msg("%s: holder received %.1f per mille; T: %lu of %lu jobs late (worst %+.3f ms), root: %lu of %lu late (worst %+.3f ms)\n",

@@ -612,6 +612,23 @@ pid_t rtedf_fork(void)
 	return fork();
 }
 
+bool child_exited_ok(const char *name, pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid) {
+		ksft_print_msg("%s: cannot wait for it: %s\n", name, strerror(errno));
+		return false;
+	}
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return true;
+	if (WIFEXITED(status))
+		ksft_print_msg("%s: exited %d\n", name, WEXITSTATUS(status));
+	else
+		ksft_print_msg("%s: ended by signal %d\n", name, WTERMSIG(status));
+	return false;
+}
+
 #define STALL_MAX	1024
 
 /* See stall_log_start(); in memory shared by the workers and the parent. */

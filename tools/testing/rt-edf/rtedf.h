@@ -163,6 +163,11 @@ pid_t spawn_busy_from(const char *group, int policy, int prio, int home_cpu,
 void start_in_future(uint64_t start_ns);
 /* fork() for the tests, with stdio flushed first. */
 pid_t rtedf_fork(void);
+/*
+ * Wait for the child pid: did it exit with status 0?  If not, say how it
+ * ended, naming it name.
+ */
+bool child_exited_ok(const char *name, pid_t pid);
 void stop_child(pid_t pid);
 /* The state letter of /proc/<pid>/stat ('R', 'S', ...), or 0 if gone. */
 char proc_state(pid_t pid);
