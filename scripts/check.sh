@@ -98,7 +98,7 @@ v2tests=$([ "$kernel" = stock ] && echo "cgroup_v2 delegation coexist" || true)
 run_on 1 v2 "$v2tests" RTEDF_APPEND="${RTEDF_APPEND:+$RTEDF_APPEND }rtedf.cgroup=v2"
 
 # nohz_full: precision on a CPU whose tick stops under a single task
-# (tools/testing/rt-edf/precision.c).
+# (the selftest sched/rt-edf/precision.c).
 run2 nohz2 precision RTEDF_APPEND="${RTEDF_APPEND:+$RTEDF_APPEND }nohz_full=1"
 # Outcomes in time on the host's clock: plain TCG (the vCPUs in
 # parallel; host stalls of a few ms) for the tests whose slack is well
@@ -106,7 +106,7 @@ run2 nohz2 precision RTEDF_APPEND="${RTEDF_APPEND:+$RTEDF_APPEND }nohz_full=1"
 # Their traces are kept, not judged: timers come late by the host's stalls.
 run2 tcg2 placement RTEDF_ICOUNT=0 SCHEDCHECK=0
 # Core scheduling: coresched on 2 vCPUs that are SMT siblings of one core
-# (tools/testing/rt-edf/coresched.c; it skips itself elsewhere).
+# (the selftest sched/rt-edf/coresched.c; it skips itself elsewhere).
 run2 smt2 coresched RTEDF_SMT=1
 
 if [ "$kernel" = rtedf ] && [ "${TORTURE:-1}" = 1 ] && [ "${QUICK:-0}" != 1 ] &&

@@ -5,7 +5,7 @@
 
 PKGS=(build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils
       gzip ccache sparse git qemu-system-x86 busybox-static util-linux
-      rt-app rt-tests trace-cmd gawk python3)
+      rt-app rt-tests trace-cmd gawk python3 rsync)
 
 missing=()
 for p in "${PKGS[@]}"; do

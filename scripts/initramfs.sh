@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
-# build/initramfs.cpio.gz: busybox-static, the static programs of
-# tools/testing/rt-edf, and util-linux chrt, rt-app, cyclictest and
-# trace-cmd with the shared libraries they load.
+# build/initramfs.cpio.gz: busybox-static, the kernel's selftests
+# sched/rt-edf (added by patches/) and the programs of tools/testing/rt-edf,
+# all static, and util-linux chrt, rt-app, cyclictest and trace-cmd with
+# the shared libraries they load.
+#
+# The selftests are built and installed the kselftest way, 'make -C
+# tools/testing/selftests TARGETS=sched/rt-edf install', into build/ksft
+# (run_kselftest.sh, kselftest-list.txt).  /rtedf/tests.list is the order
+# 'make check' runs them in: vcpu_stall, then kselftest-list.txt's.
 . "$(dirname "$0")/lib.sh"
 
 root=$BUILD/initramfs
 bin=$BUILD/tests
-"$TOP/scripts/tree.sh" rtedf      # kselftest.h comes from the kernel tree
+ksft=$BUILD/ksft
+"$TOP/scripts/tree.sh" rtedf
+make -s -C "$KTREE/tools/testing/selftests" TARGETS=sched/rt-edf \
+	O="$BUILD/ksft-build" KSFT_INSTALL_PATH="$ksft" LDFLAGS=-static install >/dev/null ||
+	die "building the selftests sched/rt-edf failed"
+[ -s "$ksft/kselftest-list.txt" ] || die "no $ksft/kselftest-list.txt"
 make -s -C "$TESTDIR" OUT="$bin" KSFT_DIR="$KTREE/tools/testing/selftests"
+{ echo vcpu_stall; sed -n 's|^sched/rt-edf:||p' "$ksft/kselftest-list.txt"; } >"$bin/tests.list"
 
 rm -rf "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,rtedf/bin,usr/bin,etc}
@@ -15,8 +27,11 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$TESTDIR/init" "$root/init"
 chmod 755 "$root/init"
 cp "$bin/tests.list" "$root/rtedf/"
-while read -r t; do cp "$bin/$t" "$root/rtedf/bin/"; done <"$bin/tests.list"
-for w in demo bench torture; do cp "$bin/$w" "$root/rtedf/bin/"; done
+# The installed selftests as they are (/ksft/run_kselftest.sh runs them:
+# rtedf.mode=ksft), and each test in /rtedf/bin as well, for /init.
+cp -a "$ksft" "$root/ksft"
+while read -r t; do ln -s "/ksft/sched/rt-edf/$t" "$root/rtedf/bin/$t"; done < <(sed 1d "$bin/tests.list")
+for w in vcpu_stall demo bench torture; do cp "$bin/$w" "$root/rtedf/bin/"; done
 
 # A dynamically linked program and every library it loads.
 copy_dyn() {

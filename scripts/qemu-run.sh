@@ -16,7 +16,7 @@
 # 0, or 124 when the hard timeout killed QEMU.  RTEDF_SMT=1 makes the
 # vCPUs SMT siblings of one core (-smp N,sockets=1,cores=1,threads=N), as
 # core scheduling needs.  CGROUP=v2 boots the guest with rtedf.cgroup=v2:
-# the tests and workloads then use cgroup v2 (tools/testing/rt-edf/rtedf.h).
+# the tests and workloads then use cgroup v2 (the selftests' rtedf.h).
 . "$(dirname "$0")/lib.sh"
 
 img=$BUILD/bzImage smp=1 mode=check tests= timeout=900 outdir=

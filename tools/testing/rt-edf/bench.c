@@ -85,7 +85,7 @@ static int article_ms = 2000;
 static int lat_loops = 2000;		/* cyclictest: 1 ms each */
 static int prec_dump;			/* print the precision trace */
 
-static void section_time(const char *name, uint64_t start)
+static void section_time(const char *name, __u64 start)
 {
 	printf("@time section=%s guest_ms=%.0f\n", name, (now_ns() - start) / 1e6);
 }
@@ -107,14 +107,14 @@ struct tset {
 	long long q[MAXT], p[MAXT], work[MAXT];
 	int prio[MAXT];
 	struct pw_stats *st[MAXT];
-	uint64_t *t0;		/* shared with the workers */
+	__u64 *t0;		/* shared with the workers */
 };
 
 static const char *const rs_groups[MAXT] = {
 	"rs0", "rs1", "rs2", "rs3", "rs4", "rs5",
 };
 
-static int run_set(struct tset *s, uint64_t duration)
+static int run_set(struct tset *s, __u64 duration)
 {
 	pid_t pid[MAXT];
 	int i, status, err = 0;
@@ -171,7 +171,7 @@ static void print_task(const char *sec, int rep, int set, struct tset *s, int i)
 
 static void bench_article(void)
 {
-	uint64_t start = now_ns();
+	__u64 start = now_ns();
 	int rep, i;
 
 	for (rep = 0; rep < reps; rep++) {
@@ -206,7 +206,7 @@ static void bench_article_rtapp(void)
 		{ "t6ms", "ra-6ms", 2000, 6000, 20 },
 	};
 	const char *threads[2] = { tk[0].t, tk[1].t }, *groups[2] = { tk[0].g, tk[1].g };
-	uint64_t start = now_ns();
+	__u64 start = now_ns();
 	long cal = rtapp_calibrate();
 	int rep, i;
 
@@ -261,7 +261,7 @@ static void bench_article_rtapp(void)
 }
 
 /* UUniFast (Bini and Buttazzo): n utilisations summing to u. */
-static void uunifast(uint64_t *rs, int n, double u, double *out)
+static void uunifast(__u64 *rs, int n, double u, double *out)
 {
 	double sum = u, next;
 	int i;
@@ -274,16 +274,16 @@ static void uunifast(uint64_t *rs, int n, double u, double *out)
 	out[n - 1] = sum;
 }
 
-static void make_set_periods(uint64_t *rs, double lo, double hi, double pmin,
+static void make_set_periods(__u64 *rs, double lo, double hi, double pmin,
 			     double pmax, long long qmin, struct tset *s);
 
-static void make_set(uint64_t *rs, double lo, double hi, struct tset *s)
+static void make_set(__u64 *rs, double lo, double hi, struct tset *s)
 {
 	make_set_periods(rs, lo, hi, 5000, 40000, 300, s);
 }
 
 /* A task set with periods log-uniform in pmin..pmax us, budgets >= qmin. */
-static void make_set_periods(uint64_t *rs, double lo, double hi, double pmin,
+static void make_set_periods(__u64 *rs, double lo, double hi, double pmin,
 			     double pmax, long long qmin, struct tset *s)
 {
 	int i, j, tries;
@@ -328,11 +328,11 @@ static void make_set_periods(uint64_t *rs, double lo, double hi, double pmin,
 
 static void bench_random(void)
 {
-	uint64_t start = now_ns();
+	__u64 start = now_ns();
 	int rep, k, i;
 
 	for (rep = 0; rep < reps; rep++) {
-		uint64_t rs = 0x5eed0000ULL + rep * 7919;
+		__u64 rs = 0x5eed0000ULL + rep * 7919;
 
 		for (k = 0; k < sets_per_rep; k++) {
 			int bin = k % 4;
@@ -371,7 +371,7 @@ static void bench_share(void)
 		{ "sh-10ms", 2000, 10000, 10 },
 	};
 	enum { N = sizeof(grp) / sizeof(grp[0]) };
-	uint64_t start = now_ns();
+	__u64 start = now_ns();
 	double pm[N];
 	pid_t pid[N];
 	int i, rep;
@@ -398,9 +398,9 @@ static void bench_share(void)
 /* Precision: the spinner's running time per period, from the trace. */
 struct bursts {
 	pid_t pid;
-	uint64_t since, last_end, ran;
+	__u64 since, last_end, ran;
 	int n;
-	uint64_t run[64];
+	__u64 run[64];
 };
 
 static void burst_cb(const struct sw_event *e, void *arg)
@@ -446,7 +446,7 @@ static void bench_precision(void)
 {
 	static const long long q_us[] = { 10000, 10250, 10500, 10750 };
 	static const char *const variant[] = { "alone", "fair-waker" };
-	uint64_t start = now_ns();
+	__u64 start = now_ns();
 	int rep, i, j, v;
 
 	for (v = 0; v < 2; v++) {
@@ -494,7 +494,7 @@ static void bench_precision(void)
 struct pp_shared {
 	int start;
 	int ready;
-	uint64_t batch_ns[8][PP_BATCHES];
+	__u64 batch_ns[8][PP_BATCHES];
 };
 
 static void pp_side(int rd, int wr, bool leader, struct pp_shared *sh, int nreps)
@@ -518,7 +518,7 @@ static void pp_side(int rd, int wr, bool leader, struct pp_shared *sh, int nreps
 			_exit(1);
 	for (r = 0; r < nreps; r++)
 		for (b = 0; b < PP_BATCHES; b++) {
-			uint64_t t = now_ns();
+			__u64 t = now_ns();
 
 			for (k = 0; k < PP_RTT; k++)
 				if (write(wr, &c, 1) != 1 || read(rd, &c, 1) != 1)
@@ -612,7 +612,7 @@ static void pp_run(const char *group, const char *variant)
 
 static void bench_pingpong(void)
 {
-	uint64_t start = now_ns();
+	__u64 start = now_ns();
 
 	if (cg_group("pp", 1000000, 500000)) {
 		printf("# cannot reserve pp\n");
@@ -645,7 +645,7 @@ static void bench_decision(void)
 	static const int ns[] = { 1, 4, 16, 64, 256 };
 	struct pp_shared *sh = shared_alloc(sizeof(*sh));
 	int *go = shared_alloc(2 * sizeof(int)), *ready = go + 1;
-	uint64_t start = now_ns();
+	__u64 start = now_ns();
 	char name[32];
 	int i, k;
 
@@ -766,7 +766,7 @@ static void bench_latency(void)
 		{ "hi", 99, 10 },
 		{ "lo", 20, 10 },
 	};
-	uint64_t start = now_ns();
+	__u64 start = now_ns();
 	int v, rep;
 
 	/* cyclictest wants POSIX shared memory (shm_open). */
@@ -1192,7 +1192,7 @@ out:
 static void smp_pp_groups(const char *sec, const char *a, const char *b, bool decide)
 {
 	static const int ns[] = { 0, 1, 16, 64 };
-	uint64_t start = now_ns();
+	__u64 start = now_ns();
 	int k;
 
 	if (nr_cpus() < 2) {
@@ -1214,7 +1214,7 @@ static void bench_smpcost(void)
 /* The push variant, on plain TCG (see above). */
 static void bench_smppush(void)
 {
-	uint64_t start = now_ns();
+	__u64 start = now_ns();
 
 	if (nr_cpus() < 2) {
 		printf("# smppush needs 2 CPUs\n");
@@ -1276,7 +1276,7 @@ static void smp_trace_keep(struct pw_stats **st, int nw, const char *variant,
 static void bench_smprandom(void)
 {
 	static const char *const variant[] = { "partitioned", "global" };
-	uint64_t start = now_ns();
+	__u64 start = now_ns();
 	int rep, k, v, i, j;
 
 	if (nr_cpus() < 2) {
@@ -1287,13 +1287,13 @@ static void bench_smprandom(void)
 		int per = v ? 3 : 2;
 
 		for (rep = 0; rep < reps; rep++) {
-			uint64_t rs = 0x5eed5000ULL + rep * 7919;
+			__u64 rs = 0x5eed5000ULL + rep * 7919;
 
 			for (k = 0; k < sets_per_rep; k++) {
 				int bin = k % 4;
 				double lo = 0.5 + 0.1 * bin, hi = lo + 0.1;
 				struct pw_stats *st[SMPT] = { 0 };
-				uint64_t *t0 = shared_alloc(sizeof(*t0));
+				__u64 *t0 = shared_alloc(sizeof(*t0));
 				pid_t pid[SMPT];
 				struct tset s = { 0 };
 				double u = 0;
@@ -1388,7 +1388,7 @@ static const struct {
 int main(int argc, char **argv)
 {
 	bool want[NSEC] = { false }, any = false;
-	uint64_t start = now_ns();
+	__u64 start = now_ns();
 	struct utsname u;
 	int i, j;
 

@@ -16,11 +16,11 @@
 
 #define SCHED_DEBUG "/sys/kernel/debug/sched/debug"
 
-static volatile uint64_t spin_sink;
+static volatile __u64 spin_sink;
 
 static inline void spin_iters(int n)
 {
-	uint64_t a = spin_sink, b = 0x9e3779b97f4a7c15ULL;
+	__u64 a = spin_sink, b = 0x9e3779b97f4a7c15ULL;
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -42,15 +42,15 @@ void spin_forever(void)
 		spin_iters(1000);
 }
 
-void work_ns(uint64_t ns)
+void work_ns(__u64 ns)
 {
-	uint64_t start = thread_cputime_ns(), done;
+	__u64 start = thread_cputime_ns(), done;
 
 	while ((done = thread_cputime_ns() - start) < ns)
 		spin_iters(ns - done > 20 * NSEC_PER_USEC ? 1000 : 150);
 }
 
-void sleep_until_ns(uint64_t t)
+void sleep_until_ns(__u64 t)
 {
 	struct timespec ts = {
 		.tv_sec = t / NSEC_PER_SEC,
@@ -67,14 +67,14 @@ pid_t spawn_spinner(const char *group, int prio)
 	return spawn_busy(group, SCHED_FIFO, prio, 0);
 }
 
-pid_t spawn_worker(const char *group, int prio, uint64_t work, uint64_t period,
-		   uint64_t duration, uint64_t *t0p, struct pw_stats **statsp)
+pid_t spawn_worker(const char *group, int prio, __u64 work, __u64 period,
+		   __u64 duration, __u64 *t0p, struct pw_stats **statsp)
 {
 	return spawn_worker_on(group, prio, 0, work, period, duration, t0p, statsp);
 }
 
-pid_t spawn_worker_on(const char *group, int prio, int cpu, uint64_t work,
-		      uint64_t period, uint64_t duration, uint64_t *t0p,
+pid_t spawn_worker_on(const char *group, int prio, int cpu, __u64 work,
+		      __u64 period, __u64 duration, __u64 *t0p,
 		      struct pw_stats **statsp)
 {
 	struct pw_stats *st = shared_alloc(sizeof(*st));
@@ -86,8 +86,8 @@ pid_t spawn_worker_on(const char *group, int prio, int cpu, uint64_t work,
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		uint64_t t0, release, finish, c0;
-		int64_t late;
+		__u64 t0, release, finish, c0;
+		__s64 late;
 
 		if (cg_attach(group, getpid()) || (cpu >= 0 && pin_cpu(0, cpu)) ||
 		    set_sched(0, SCHED_FIFO, prio))
@@ -100,13 +100,13 @@ pid_t spawn_worker_on(const char *group, int prio, int cpu, uint64_t work,
 			sleep_ns(NSEC_PER_MSEC);
 		}
 		c0 = thread_cputime_ns();
-		st->ready_ns = (int64_t)(now_ns() - t0);
+		st->ready_ns = (__s64)(now_ns() - t0);
 		st->late_start = st->ready_ns >= 0;
 		for (release = t0; release < t0 + duration; release += period) {
 			sleep_until_ns(release);
 			work_ns(work);
 			finish = now_ns();
-			late = (int64_t)(finish - (release + period));
+			late = (__s64)(finish - (release + period));
 			if (st->nrec < PW_REC_MAX) {
 				st->rec[st->nrec].release = release;
 				st->rec[st->nrec].finish = finish;
@@ -138,10 +138,10 @@ static void wait_workers(struct pw_stats *const *stats, int n, size_t off)
 	}
 }
 
-uint64_t release_workers(struct pw_stats *const *stats, int n, uint64_t *t0p,
-			 uint64_t lead_ns)
+__u64 release_workers(struct pw_stats *const *stats, int n, __u64 *t0p,
+			 __u64 lead_ns)
 {
-	uint64_t t0;
+	__u64 t0;
 
 	wait_workers(stats, n, offsetof(struct pw_stats, ok));
 	__atomic_store_n(t0p, 1, __ATOMIC_SEQ_CST);
@@ -176,7 +176,7 @@ void root_own_runtime(long long us)
 		printf("# could not give the root's own tasks %lld us every second\n", us);
 }
 
-void fair_server_runtime(uint64_t ns)
+void fair_server_runtime(__u64 ns)
 {
 	char path[96], val[32];
 	int fd;
@@ -286,7 +286,7 @@ static int value_ns(const char *line, long long *ns)
 	return 0;
 }
 
-int rt_server_state(const char *group, int cpu, uint64_t *deadline_ns,
+int rt_server_state(const char *group, int cpu, __u64 *deadline_ns,
 		    long long *budget_ns)
 {
 	FILE *f = fopen(SCHED_DEBUG, "r");
@@ -324,9 +324,9 @@ int rt_server_state(const char *group, int cpu, uint64_t *deadline_ns,
 	return 0;
 }
 
-uint64_t rnd_next(uint64_t *s)
+__u64 rnd_next(__u64 *s)
 {
-	uint64_t x = *s;
+	__u64 x = *s;
 
 	x ^= x >> 12;
 	x ^= x << 25;
@@ -335,7 +335,7 @@ uint64_t rnd_next(uint64_t *s)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-double rnd_unit(uint64_t *s)
+double rnd_unit(__u64 *s)
 {
 	return (rnd_next(s) >> 11) * (1.0 / 9007199254740992.0);
 }

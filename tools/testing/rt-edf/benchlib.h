@@ -22,8 +22,8 @@ void spin_chunk(void);
 /* Spins forever (a greedy task). */
 void spin_forever(void) __attribute__((noreturn));
 /* Burns ns of the calling thread's CPU time (to within ~2 us). */
-void work_ns(uint64_t ns);
-void sleep_until_ns(uint64_t t);
+void work_ns(__u64 ns);
+void sleep_until_ns(__u64 t);
 
 /*
  * Forks a child that joins group, takes SCHED_FIFO prio on CPU 0 and spins
@@ -37,13 +37,13 @@ struct pw_stats {
 	int ok;				/* the worker set itself up */
 	int armed;			/* it ran after release_workers() armed */
 	int late_start;			/* it was not ready at the first release */
-	int64_t ready_ns;		/* when it was ready, minus t0 */
+	__s64 ready_ns;		/* when it was ready, minus t0 */
 	unsigned long jobs;
 	unsigned long misses;		/* jobs finished after their deadline */
-	int64_t max_lateness_ns;	/* finish - deadline, worst job */
-	uint64_t cputime_ns;
+	__s64 max_lateness_ns;	/* finish - deadline, worst job */
+	__u64 cputime_ns;
 	int nrec;			/* the first jobs, release and finish */
-	struct { uint64_t release, finish; } rec[PW_REC_MAX];
+	struct { __u64 release, finish; } rec[PW_REC_MAX];
 };
 
 /*
@@ -54,11 +54,11 @@ struct pw_stats {
  * CPU time and has the next release as its deadline.  Collect it with
  * waitpid(); *stats stays valid (shared memory).
  */
-pid_t spawn_worker(const char *group, int prio, uint64_t work, uint64_t period,
-		   uint64_t duration, uint64_t *t0, struct pw_stats **stats);
+pid_t spawn_worker(const char *group, int prio, __u64 work, __u64 period,
+		   __u64 duration, __u64 *t0, struct pw_stats **stats);
 /* The same on cpu (-1: any CPU). */
-pid_t spawn_worker_on(const char *group, int prio, int cpu, uint64_t work,
-		      uint64_t period, uint64_t duration, uint64_t *t0,
+pid_t spawn_worker_on(const char *group, int prio, int cpu, __u64 work,
+		      __u64 period, __u64 duration, __u64 *t0,
 		      struct pw_stats **stats);
 /*
  * Waits until the n workers are set up (every cgroup attach waits for an
@@ -66,8 +66,8 @@ pid_t spawn_worker_on(const char *group, int prio, int cpu, uint64_t work,
  * reconfigured group may be throttled for a while), then releases them
  * together lead_ns from now: returns t0, stored in *t0.
  */
-uint64_t release_workers(struct pw_stats *const *stats, int n, uint64_t *t0,
-			 uint64_t lead_ns);
+__u64 release_workers(struct pw_stats *const *stats, int n, __u64 *t0,
+			 __u64 lead_ns);
 
 /* Sets every group's runtime to 0 (own tasks first), so that any new
  * configuration of them is admitted step by step. */
@@ -75,13 +75,13 @@ void groups_zero(const char *const *groups, int n);
 /* rt-edf: leaves us every second to the root group's own RT tasks. */
 void root_own_runtime(long long us);
 /* Sets the fair server's runtime (per second) on every CPU (debugfs). */
-void fair_server_runtime(uint64_t ns);
+void fair_server_runtime(__u64 ns);
 /* True on the rt-edf kernel (the group files cpu.rt_task_* exist). */
 bool is_rtedf(void);
 
 /* tracefs: sched_switch events with the CLOCK_MONOTONIC clock. */
 struct sw_event {
-	uint64_t t;		/* ns, CLOCK_MONOTONIC (us resolution) */
+	__u64 t;		/* ns, CLOCK_MONOTONIC (us resolution) */
 	int prev_pid, next_pid;
 	int prev_prio, next_prio;	/* kernel priorities: < 100 real-time */
 	char prev_state[8];	/* "R", "R+", "S", "D", ... */
@@ -96,11 +96,11 @@ int trace_for_each(void (*cb)(const struct sw_event *e, void *arg), void *arg);
  * rt-edf: the deadline (ns, CLOCK_MONOTONIC) and budget of group's server
  * on cpu, from /sys/kernel/debug/sched/debug.  Returns 0 or -1.
  */
-int rt_server_state(const char *group, int cpu, uint64_t *deadline_ns,
+int rt_server_state(const char *group, int cpu, __u64 *deadline_ns,
 		    long long *budget_ns);
 
 /* xorshift64* pseudo-random numbers, deterministic for a seed. */
-uint64_t rnd_next(uint64_t *s);
-double rnd_unit(uint64_t *s);	/* [0, 1) */
+__u64 rnd_next(__u64 *s);
+double rnd_unit(__u64 *s);	/* [0, 1) */
 
 #endif

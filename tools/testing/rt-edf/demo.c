@@ -49,8 +49,8 @@ struct grp {
 	long long work_us;	/* per job; 0: busy loop */
 	pid_t pid;
 	struct pw_stats *st;
-	uint64_t ran;		/* ns in [t0, t0 + DURATION) */
-	uint64_t since;		/* running since (0: not running) */
+	__u64 ran;		/* ns in [t0, t0 + DURATION) */
+	__u64 since;		/* running since (0: not running) */
 };
 
 static struct grp g[NG] = {
@@ -58,7 +58,7 @@ static struct grp g[NG] = {
 	{ .name = "article-6ms", .q_us = 2000, .p_us = 6000, .prio = 20, .work_us = 1800 },
 	{ .name = "intruder", .q_us = 1000, .p_us = 20000, .prio = 99 },
 };
-static uint64_t t0, t_end;
+static __u64 t0, t_end;
 
 static struct grp *grp_of(int pid)
 {
@@ -70,7 +70,7 @@ static struct grp *grp_of(int pid)
 	return NULL;
 }
 
-static uint64_t clip(uint64_t t)
+static __u64 clip(__u64 t)
 {
 	return t < t0 ? t0 : t > t_end ? t_end : t;
 }
@@ -105,7 +105,7 @@ int main(void)
 	const char *names[NG];
 	struct pw_stats *sts[2];
 	bool rtedf, traced;
-	uint64_t *t0p;
+	__u64 *t0p;
 	struct utsname u;
 	int i, status;
 
@@ -142,7 +142,7 @@ int main(void)
 		    WEXITSTATUS(status) || !g[i].st->ok)
 			printf("# worker %s failed (status %#x)\n", g[i].name, status);
 	if (rtedf) {
-		uint64_t dl;
+		__u64 dl;
 		long long budget;
 
 		if (rt_server_state(g[2].name, 0, &dl, &budget) == 0)

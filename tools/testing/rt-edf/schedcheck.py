@@ -15,7 +15,7 @@ sched_pi_setprio if tasks fork or are boosted while it records.  Lines
 written to trace_marker by the tests name the group, affinity and
 priority of their tasks:
 
-    rtedf_attach pid=P cgroup_id=G      (tools/testing/rt-edf/rtedf.c)
+    rtedf_attach pid=P cgroup_id=G      (tools/testing/selftests/sched/rt-edf/rtedf.c)
     rtedf_attach pid=P cgroup_id=G old=1  (a group from before the trace)
     rtedf_affinity pid=P cpus=C[,C...]  (absent: any CPU)
     rtedf_prio pid=P prio=K             (after sched_setscheduler())

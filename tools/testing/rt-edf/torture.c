@@ -99,23 +99,23 @@
 
 /* A late job of the sentinel. */
 struct late {
-	uint64_t release_ns, late_ns, stolen_ns, stopper_ns;
+	__u64 release_ns, late_ns, stolen_ns, stopper_ns;
 	unsigned long rounds;
-	uint64_t wake_ns;			/* wakeup latency */
+	__u64 wake_ns;			/* wakeup latency */
 	/* Queued after its release: at its wakeup, or when the job before ended. */
-	uint64_t queued_ns;
+	__u64 queued_ns;
 	/* Jumps under HOLE_NS; time others ran on CPU 0; time it slept. */
-	uint64_t small_ns, waited_ns, blocked_ns;
+	__u64 small_ns, waited_ns, blocked_ns;
 };
 
 /* What the sentinel saw; in memory shared with the controller. */
 struct sentinel {
 	unsigned long jobs, misses, excused;
-	int64_t max_lateness_ns;
-	uint64_t stolen_ns, max_stolen_ns;	/* per job: the worst */
-	uint64_t stopper_ns, max_stopper_ns;
-	uint64_t wake_ns, max_wake_ns;		/* wakeup latency */
-	uint64_t small_ns;
+	__s64 max_lateness_ns;
+	__u64 stolen_ns, max_stolen_ns;	/* per job: the worst */
+	__u64 stopper_ns, max_stopper_ns;
+	__u64 wake_ns, max_wake_ns;		/* wakeup latency */
+	__u64 small_ns;
 	struct late late[LATE_RING];		/* miss n in late[n % LATE_RING] */
 };
 
@@ -156,7 +156,7 @@ static struct shared *sh;
 static int shm_fd;	/* where sh lives: a memfd the spawned images map */
 static int ncpus, next_id;
 static unsigned long ops_done[NR_OPS], ops_ok[NR_OPS];
-static uint64_t rng;
+static __u64 rng;
 /* With a third field in RTEDF_TORTURE, every operation goes to the console. */
 static int trace;
 /*
@@ -172,12 +172,12 @@ static bool traced;
 /* The last operations, to show what ran around a sentinel miss. */
 #define OPLOG	512
 static struct {
-	uint64_t start_ns, end_ns;
+	__u64 start_ns, end_ns;
 	unsigned char op, ok;
 } oplog[OPLOG];
 
 /* xorshift64*: the whole sequence follows from the seed. */
-static uint64_t rnd(void)
+static __u64 rnd(void)
 {
 	rng ^= rng >> 12;
 	rng ^= rng << 25;
@@ -252,7 +252,7 @@ static void add_pending(pid_t pid)
 }
 
 /* Reaps what has exited; with a limit, waits for all until it. */
-static bool reap_pending(uint64_t limit)
+static bool reap_pending(__u64 limit)
 {
 	for (;;) {
 		for (int i = 0; i < nr_pending; i++)
@@ -297,17 +297,17 @@ static void lock_chain(void)
 
 static void quiet(void)
 {
-	uint64_t t = now_ns() % QUIET_EVERY;
+	__u64 t = now_ns() % QUIET_EVERY;
 
 	if (t < QUIET_NS)
 		sleep_ns(QUIET_NS - t);
 }
 
 /* Burns ns of CPU time, in slices of 1 ms, pausing in the quiet time. */
-static void work(uint64_t ns)
+static void work(__u64 ns)
 {
 	while (ns) {
-		uint64_t slice = ns < NSEC_PER_MSEC ? ns : NSEC_PER_MSEC;
+		__u64 slice = ns < NSEC_PER_MSEC ? ns : NSEC_PER_MSEC;
 
 		quiet();
 		burn_cpu(slice);
@@ -810,13 +810,13 @@ static unsigned long stopper_rounds(void)
  * in its own group, a job of S_WCET_NS of CPU time every period until
  * the end.
  */
-static pid_t spawn_sentinel(uint64_t duration_ns, struct sentinel *st)
+static pid_t spawn_sentinel(__u64 duration_ns, struct sentinel *st)
 {
-	const uint64_t period = (uint64_t)S_PERIOD_US * NSEC_PER_USEC;
-	const uint64_t slack = (uint64_t)S_RUNTIME_US * NSEC_PER_USEC - S_WCET_NS;
-	uint64_t lat, prev_lat = 0, prev_end = 0;
+	const __u64 period = (__u64)S_PERIOD_US * NSEC_PER_USEC;
+	const __u64 slack = (__u64)S_RUNTIME_US * NSEC_PER_USEC - S_WCET_NS;
+	__u64 lat, prev_lat = 0, prev_end = 0;
 	/* The job before: its lateness if it was late and excused, else 0. */
-	int64_t prev_excused_late = 0;
+	__s64 prev_excused_late = 0;
 	pid_t pid = rtedf_fork();
 	int fd;
 
@@ -827,12 +827,12 @@ static pid_t spawn_sentinel(uint64_t duration_ns, struct sentinel *st)
 	    set_sched(0, SCHED_FIFO, 50))
 		_exit(2);
 	find_stopper();
-	for (uint64_t rel = now_ns() + 10 * NSEC_PER_MSEC, end = rel + duration_ns;
+	for (__u64 rel = now_ns() + 10 * NSEC_PER_MSEC, end = rel + duration_ns;
 	     rel < end; rel += period) {
-		uint64_t c0, c, prev, s0, stop, stolen = 0, small = 0, q, f, d0, d1;
+		__u64 c0, c, prev, s0, stop, stolen = 0, small = 0, q, f, d0, d1;
 		unsigned long r0, rounds;
 		bool excused = false;
-		int64_t late;
+		__s64 late;
 
 		sched_stat(fd, &d0, NULL);
 		lat = sleep_until_queued(fd, rel);
@@ -850,7 +850,7 @@ static pid_t spawn_sentinel(uint64_t duration_ns, struct sentinel *st)
 			prev = c;
 		} while (c - c0 < S_WCET_NS);
 		f = prev_end = now_ns();
-		late = (int64_t)(f - (rel + period));
+		late = (__s64)(f - (rel + period));
 		stop = stopper_pid ? cputime_ns(stopper_pid) - s0 : 0;
 		rounds = stopper_rounds() - r0;
 		if (stolen > st->max_stolen_ns)
@@ -901,10 +901,10 @@ static pid_t spawn_sentinel(uint64_t duration_ns, struct sentinel *st)
  * deadline is one period later; it finished after that).
  */
 static void show_miss(const struct sentinel *st, unsigned long n,
-		      unsigned long total, uint64_t t0)
+		      unsigned long total, __u64 t0)
 {
 	const struct late *l = &st->late[(n - 1) % LATE_RING];
-	uint64_t rel = l->release_ns;
+	__u64 rel = l->release_ns;
 
 	ksft_print_msg("sentinel: miss %lu, job released at %.3f s, queued %.3f ms after, %.3f ms late, %.3f ms charged while not running, stopper %.3f ms in %lu rounds, wakeup latency %.3f ms; %.3f ms in jumps of %lu-%lu us, %.3f ms waiting while queued, %.3f ms asleep in the job; operations since:\n",
 		       n, (rel - t0) / 1e9, l->queued_ns / 1e6, l->late_ns / 1e6,
@@ -1053,7 +1053,7 @@ int main(int argc, char **argv)
 	const char *clock;
 	unsigned long seconds = 20, seed = 1, total = 0;
 	struct sentinel *st;
-	uint64_t t0, end, op_ns[NR_OPS] = { 0 };
+	__u64 t0, end, op_ns[NR_OPS] = { 0 };
 	unsigned long seen_misses = 0;
 	long long free_ppm;
 	pid_t sentinel, watchdog;

@@ -28,12 +28,12 @@
 #define GAP_NS		(20 * NSEC_PER_USEC)
 
 struct stall {
-	uint64_t max_ns, stalled_ns, gaps;
+	__u64 max_ns, stalled_ns, gaps;
 };
 
-static void spin(struct stall *st, uint64_t start)
+static void spin(struct stall *st, __u64 start)
 {
-	uint64_t prev, t;
+	__u64 prev, t;
 
 	sleep_until(start);
 	prev = now_ns();
@@ -53,7 +53,7 @@ int main(void)
 {
 	int i, n = nr_cpus();
 	struct stall *st;
-	uint64_t start, worst = 0;
+	__u64 start, worst = 0;
 	pid_t pid[n];
 
 	rtedf_init();
