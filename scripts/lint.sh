@@ -21,7 +21,7 @@ while read -r p; do
 	# repository's root, where checkpatch reads a tracked file as source.
 	# UNKNOWN_COMMIT_ID is left out: the base is Debian's source tarball,
 	# with no upstream history in which checkpatch could find a commit
-	# that a message names (patch 5 names the upstream commit it backports).
+	# that a message names (patches 11 and 21 name the upstream commits they backport).
 	if "$KTREE/scripts/checkpatch.pl" --strict --no-tree --terse -q \
 		--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID - <"$TOP/patches/$p" >"$dir/checkpatch-$p.log" 2>&1 &&
 	   (cd "$TOP" && "$KTREE/scripts/checkpatch.pl" --strict --no-tree --terse -q \
