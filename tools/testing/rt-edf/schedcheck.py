@@ -47,10 +47,13 @@ reported with its timestamp and the events of that CPU before it:
   budget      at every throttle, the time charged past the budget (the
               event's overrun) is at most the lateness of what stopped
               it + 50 us: the hrtick's (from the throttle event), or the
-              tick's (the time charged at the throttle beyond a tick: the
-              hrtick is armed only for a budget that ends before the next
-              tick); a server that ran out of budget while a task of it
-              held a lock (PREEMPT_RT: sched_rt_held, judged as a
+              tick's (the time charged at the throttle beyond a tick: a
+              tick or a charge on the server's CPU that finds the budget
+              ending before the next tick arms the hrtick, so without it
+              the previous charge left more than a tick, unless another
+              CPU made it, reading the task's CPU clock, and the next
+              tick came late); a server that ran out of budget while a
+              task of it held a lock (PREEMPT_RT: sched_rt_held, judged as a
               throttle) runs those tasks alone until its throttle, and
               what they charge meanwhile, at most the time since, is a
               debt, not an overrun;
@@ -95,7 +98,11 @@ that task's CPU unchanged for the bound before, was left by that pull,
 and breaks its rule at the first event of any CPU after the bound.  A CPU that
 records nothing meanwhile, or only the bookkeeping of the code path that
 raised the condition, may be a vCPU the emulator stopped, which says
-nothing of the scheduler's decisions.
+nothing of the scheduler's decisions.  Nor does a task that waits on a
+CPU where it was queued after that CPU's RT task left its queue: that
+CPU is in its switch (it may be pulling the task there, its vCPU
+standing still before the switch), and runs it next; a wait there
+counts from that switch.
 Prints one TAP line per rule, 'ok' or 'not ok', the first violations
 before it (--tap: with the plan); exits 1 if any rule was broken, 2 if
 the trace is unusable (lost events).  --results copies a guest's
@@ -162,7 +169,7 @@ class Checker:
         self.missed = {}                          # wait key -> ns of a pull that left it
         self.arrived = {}                         # pid -> ns it was queued where it is
         self.before_pull = {}                     # cpu -> ns of its last event no pull records
-        self.leaving = set()                      # CPUs whose RT task left its queue
+        self.leaving = {}                         # cpu whose RT task left its queue -> ns
         self.curr = {}                            # cpu -> (pid, prio)
         self.since_switch = {}                    # cpu -> ns
         self.runnable = {}                        # pid -> (cpu, prio)
@@ -229,7 +236,7 @@ class Checker:
             # the woken task runs there next.)
             wcpu = None
             if (switch_cpu is not None and self.wake is not None and self.wake[1] == key[1]
-                    and not (cpus or {cpu}) & self.leaving):
+                    and not (cpus or {cpu}) & self.leaving.keys()):
                 wcpu = self.wake[0]
             self.pending[key] = (self.now, rule, cpu, msg, own, cpus or {cpu}, switch_cpu, wcpu)
 
@@ -365,10 +372,14 @@ class Checker:
             # running task's is throttled or has a later deadline): about
             # to run there, and that CPU's lateness is judged by edf and
             # throttled.
+            # Or queued where the RT task left its queue since: that
+            # CPU is in its switch, maybe pulling it there right now
+            # (a vCPU may stand still in between), and runs it next.
             hpid, hprio = self.curr.get(cpu, (0, 120))
             g = self.server_of(pid)
             if (hprio >= 100 or (hprio > prio and self.server_of(hpid) == g)
-                    or self.unjudged(hpid, hprio)):
+                    or self.unjudged(hpid, hprio)
+                    or self.arrived.get(pid, -1) >= self.leaving.get(cpu, self.now + 1)):
                 continue
             first = self.earliest(cpu)
             if (self.server_of(hpid) != g and first is not None and first[1] == g
@@ -551,7 +562,7 @@ class Checker:
             self.curr[cpu] = (nxt, nprio)
             self.since_switch[cpu] = t
             self.last_switch[cpu] = t
-            self.leaving.discard(cpu)
+            self.leaving.pop(cpu, None)
             if nxt:
                 self.runnable[nxt] = (cpu, nprio)
             if nprio < 100 and nxt != 0 and not self.unjudged(nxt, nprio):
@@ -599,7 +610,7 @@ class Checker:
                 cur = self.curr.get(c, (0, 120))
                 if (ev == "sched_rt_server_dequeue" and cur[0] and cur[1] < 100
                         and self.server_of(cur[0]) == num("cgroup_id")):
-                    self.leaving.add(c)
+                    self.leaving.setdefault(c, t)
                 self.charge(c, t)
                 self.server_event(ev, t, c, num("cgroup_id"), kv, num, rest)
         else:
@@ -683,9 +694,10 @@ class Checker:
             # (sched_rt_held: out of budget, not throttled while a task of
             # it holds a lock on PREEMPT_RT; judged as a throttle here.)
             # The lateness of what enforced it: the hrtick's, or for a
-            # budget stopped by the tick (the hrtick is armed only for a
-            # budget that ends before the next tick) how much the time
-            # charged since the previous charge exceeds a tick.
+            # budget stopped by the tick (a tick or a charge on the
+            # server's CPU that finds the budget ending before the next
+            # tick arms the hrtick) how much the time charged since the
+            # previous charge exceeds a tick.
             if num("hrtick_fired"):
                 late = max(0, num("hrtick_fired") - num("hrtick_expires"))
             else:
@@ -1130,6 +1142,39 @@ def selftest():
                     "comm=x pid=11 prio=50 orig_cpu=0 dest_cpu=1"),
                  sw(1, 1110, 10, 89, "R", 11, 50)]),
     ]
+    # pid 20 blocks on CPU 0 (its server leaves the tree) and CPU 0, in
+    # its switch, pulls pid 10 from behind a higher root task on CPU 1,
+    # then stands still until it queues pid 10's server and runs it;
+    # meanwhile CPU 1 goes idle: the pull before that switch finds pid 10
+    # gone, about to run on CPU 0.  Seen on 4 icount vCPUs (rtapp, CI at
+    # 312cebd: CPU 2 stood still 392 us between its pull and the switch).
+    cases.append(
+        ("a pull by a CPU in its switch", None,
+         good + [srv(0, 22, "dequeue", 5, 2 * MS, 10 * MS + 10_000),
+                 sw(1, 25, 0, 120, "R", 30, 10),
+                 ev(1, 30, "sched_wakeup", "comm=x pid=10 prio=89 target_cpu=001"),
+                 srv(0, 100, "dequeue", 6, 900_000, 5 * MS + 11_000),
+                 ev(0, 102, "sched_migrate_task",
+                    "comm=x pid=10 prio=89 orig_cpu=1 dest_cpu=0"),
+                 ev(1, 250, "sched_wakeup", "comm=y pid=43 prio=120 target_cpu=001"),
+                 sw(1, 300, 30, 10, "S", 0, 120),
+                 ev(2, 500, "sched_wakeup", "comm=y pid=41 prio=120 target_cpu=002"),
+                 start(0, 700, 5, False, 2 * MS, 10 * MS + 10_000, 700_000, 2 * MS, 10 * MS),
+                 srv(0, 700, "enqueue", 5, 2 * MS, 10 * MS + 700_000),
+                 sw(0, 702, 20, 89, "S", 10, 89)]))
+    # the same, but pid 21 of group 6 wakes on CPU 0 meanwhile, its
+    # server's deadline earlier: CPU 0 runs it, and pid 10 waits while
+    # CPU 1 idles and runs on after its replenishment timer (which pulls)
+    pulled = cases[-1][2]
+    cases.append(
+        ("a pull by a CPU in its switch, another task run", "idle",
+         good + [mark(21, "rtedf_attach pid=21 cgroup_id=6")] + pulled[len(good):-1]
+         + [start(0, 650, 6, False, 900_000, 5 * MS + 11_000, 650_000, 1 * MS, 5 * MS),
+            srv(0, 650, "enqueue", 6, 1 * MS, 5_650_000),
+            ev(2, 650, "sched_wakeup", "comm=z pid=21 prio=89 target_cpu=000"),
+            sw(0, 702, 20, 89, "S", 21, 89),
+            replenish(1, 750, 5, 2 * MS, 10 * MS + 750_000, 2 * MS),
+            ev(1, 900, "sched_wakeup", "comm=y pid=44 prio=120 target_cpu=001")]))
     # the global-fp case, but pid 11 was set to prio 95 as it waited:
     # below pid 10, so nothing is broken
     gfp = [c for c in cases if c[0] == "global-fp"][0][2]
