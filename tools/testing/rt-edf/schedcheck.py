@@ -379,7 +379,8 @@ class Checker:
             g = self.server_of(pid)
             if (hprio >= 100 or (hprio > prio and self.server_of(hpid) == g)
                     or self.unjudged(hpid, hprio)
-                    or self.arrived.get(pid, -1) >= self.leaving.get(cpu, self.now + 1)):
+                    or (cpu in self.leaving
+                        and self.arrived.get(pid, -1) >= self.leaving[cpu])):
                 continue
             first = self.earliest(cpu)
             if (self.server_of(hpid) != g and first is not None and first[1] == g
