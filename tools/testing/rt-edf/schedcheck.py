@@ -29,7 +29,9 @@ priority of their tasks:
 
 A task never attached is in the root group (cgroup_id 1); a forked one
 in its parent's group, with its parent's affinity (and not judged until
-it is marked or first switched out, which tells its priority).  A task
+a priority mark or its first switch out tells its priority: a spawned
+task sets its policy with no event, and may mark its own move, then
+fail to set an RT policy).  A task
 marked old=1 may have been boosted before the trace began, onto a server
 whose boost event the trace lacks: while it runs or waits above the
 priority it was marked with, its server is not known, and it is not
@@ -198,7 +200,7 @@ class Checker:
         with: boosted then, perhaps onto its donor's server by a boost
         from before the trace (rt_task_server_tg() is applied only when
         the kernel queues it again, with the events that say so)."""
-        if pid in self.moving:
+        if pid in self.moving or pid in self.forked:
             return True
         if pid not in self.unplaced:
             return False
@@ -502,6 +504,7 @@ class Checker:
                 self.pending.clear()
             elif rest.lstrip().startswith("rtedf_prio"):
                 self.moving.discard(num("pid"))
+                self.forked.discard(num("pid"))
                 if num("pid") in self.unplaced:
                     # The policy's priority: above it, the task is boosted.
                     self.unplaced[num("pid")] = num("prio")
@@ -522,9 +525,10 @@ class Checker:
             if parent in self.affinity:
                 self.affinity[child] = set(self.affinity[parent])
             # Its priority is its parent's until it sets its own, which
-            # posix_spawn() does with no event: not judged until a mark or
-            # its first switch out (prev_prio) says.
-            self.moving.add(child)
+            # posix_spawn() does with no event: not judged until a
+            # priority mark or its first switch out (prev_prio) says.  A
+            # mark of its group does not: the task may have marked its
+            # move itself, then failed to set an RT policy there.
             self.forked.add(child)
             return
         if ev == "sched_pi_setprio":
@@ -550,9 +554,7 @@ class Checker:
             if ncomm.startswith("migration/") or nprio < 0:
                 nprio = 100
             self.charge(cpu, t)
-            if prev in self.forked:
-                self.forked.discard(prev)
-                self.moving.discard(prev)
+            self.forked.discard(prev)
             if state.startswith("R"):
                 self.runnable[prev] = (cpu, int(sm.group(2)))
                 self.arrived[prev] = t
@@ -876,6 +878,14 @@ def selftest():
            mark(0, "rtedf_affinity pid=20 cpus=0"),
            mark(0, "rtedf_prio pid=20 prio=89"),
            mark(0, "rtedf_judge")] + base[6:]
+    spawned = good + [throttle(0, 1020, 6, 0),
+                      srv(0, 1020, "dequeue", 6, 0, 0),
+                      ev(1, 1025, "sched_process_fork",
+                         "comm=x pid=40 child_comm=x child_pid=30"),
+                      sw(0, 1030, 20, 89, "S", 30, 0),
+                      mark(1040, "rtedf_moving pid=30"),
+                      mark(1041, "rtedf_attach pid=30 cgroup_id=6"),
+                      mark(1050, "rtedf_moving pid=30")]
     cases = [
         ("a clean schedule", None,
          good + [throttle(0, 1020, 6, 0),
@@ -958,6 +968,21 @@ def selftest():
                  srv(0, 1020, "dequeue", 6, 0, 0),
                  ev(0, 1200, "sched_wakeup", "comm=x pid=30 prio=120 target_cpu=001"),
                  sw(0, 1320, 20, 89, "S", 10, 89)]),
+        # pid 30, forked by pid 40 of the root group (FIFO 99), runs on
+        # CPU 0 as its parent's copy, sets SCHED_OTHER (posix_spawn(): no
+        # event), marks its own move into group 6, throttled there, and
+        # is refused an RT policy: a task of no server, not judged.  Seen
+        # in the torture on 2 icount vCPUs (make check at 2c1f2a6: a
+        # fork storm in a group without runtime for its tasks).
+        ("a spawned task refused RT in a throttled group", None,
+         spawned + [mark(1051, "rtedf_unmoved pid=30"),
+                    ev(0, 1200, "sched_wakeup", "comm=x pid=41 prio=120 target_cpu=001"),
+                    sw(0, 1320, 30, 120, "S", 10, 89)]),
+        # the same, but it is made RT there: it runs on a throttled server
+        ("a spawned task made RT in a throttled group", "throttled",
+         spawned + [mark(1051, "rtedf_prio pid=30 prio=49"),
+                    ev(0, 1200, "sched_wakeup", "comm=x pid=41 prio=120 target_cpu=001"),
+                    sw(0, 1320, 30, 49, "S", 10, 89)]),
         # pid 11 (prio 50) waits on CPU 0 while CPU 1 runs pid 10 (prio 89),
         # both of group 5, whose server on CPU 1 has budget
         ("global-fp", "global-fp",
