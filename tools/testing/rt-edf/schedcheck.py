@@ -973,7 +973,7 @@ def selftest():
         # event), marks its own move into group 6, throttled there, and
         # is refused an RT policy: a task of no server, not judged.  Seen
         # in the torture on 2 icount vCPUs (make check at 2c1f2a6: a
-        # fork storm in a group without runtime for its tasks).
+        # fork storm, its children forked at prio 120).
         ("a spawned task refused RT in a throttled group", None,
          spawned + [mark(1051, "rtedf_unmoved pid=30"),
                     ev(0, 1200, "sched_wakeup", "comm=x pid=41 prio=120 target_cpu=001"),
